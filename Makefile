@@ -1,0 +1,39 @@
+# cita's developer and CI entry points. `make demo` and `make test` work on a fresh Debian/Ubuntu
+# machine: they install PostgreSQL + pgvector first when missing (scripts/install-postgres.sh).
+
+GO        ?= go
+BIN       := bin/cita
+DEMO_DIR  ?= $(CURDIR)/.cita-demo
+CITA      := $(BIN) --data-dir $(DEMO_DIR)/postgres
+
+.PHONY: demo test lint bench build postgres eval clean help stop-demo
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
+
+build: ## build bin/cita
+	$(GO) build -o $(BIN) ./cmd/cita
+
+postgres: ## install PostgreSQL + pgvector when missing (idempotent; uses sudo when not root)
+	@bash scripts/install-postgres.sh
+
+demo: postgres build ## index the sample corpus in a private cluster and ask it questions
+	@bash scripts/demo.sh "$(CITA)"
+
+stop-demo: build ## stop the demo's private PostgreSQL cluster
+	$(CITA) db stop
+
+test: postgres ## run the whole test suite against a real PostgreSQL with pgvector
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./... ; status=$$?; $(GO) run ./internal/testdb/stopcluster; exit $$status
+
+lint: ## go vet (and staticcheck when installed)
+	$(GO) vet ./...
+	@command -v staticcheck >/dev/null && staticcheck ./... || true
+
+bench: postgres build ## retrieval benchmark at 10k and 100k chunks (see cita help bench)
+	$(CITA) bench
+
+clean: ## remove build output and the demo cluster
+	-$(CITA) db stop 2>/dev/null
+	rm -rf bin $(DEMO_DIR)

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/pgcluster"
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/hashembed"
+	"github.com/citahq/cita/rag/openai"
+	"github.com/citahq/cita/rag/pgstore"
+)
+
+// embedder is what the app needs of an embedder: vectors plus the model it records.
+type embedder interface {
+	rag.Embedder
+	Info() rag.EmbedderInfo
+}
+
+// app is the wired program: configuration, database, store and search.
+type app struct {
+	cfg      *config.Config
+	pool     *pgxpool.Pool
+	store    *pgstore.Store
+	embedder embedder
+	search   *rag.Hybrid
+}
+
+// loadConfig reads the configuration file named by --config (none is fine).
+func loadConfig(e *env) (*config.Config, error) {
+	cfg, err := config.Load(e.configPath)
+	if err != nil {
+		return nil, err
+	}
+	if e.dataDir != "" {
+		cfg.DataDir = e.dataDir
+	}
+	return cfg, nil
+}
+
+// connString returns DATABASE_URL, or starts (or reuses) the private cluster and returns its
+// connection string.
+func connString(ctx context.Context, e *env, cfg *config.Config) (string, error) {
+	if cfg.DatabaseURL != "" {
+		return cfg.DatabaseURL, nil
+	}
+	cl, err := pgcluster.Ensure(ctx, pgcluster.Options{DataDir: cfg.DataDir, Logger: e.logger})
+	if err != nil {
+		return "", fmt.Errorf("start the private PostgreSQL cluster (or set DATABASE_URL): %w", err)
+	}
+	return cl.ConnString(), nil
+}
+
+// openApp connects, migrates the given schema ("" = the default search_path) and wires the
+// store and the hybrid searcher.
+func openApp(ctx context.Context, e *env, schema string) (*app, error) {
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := connString(ctx, e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, e.logger)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := newEmbedder(cfg, e)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	store, err := pgstore.New(pool, emb.Info(), e.logger)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := store.EnsureVectorIndex(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &app{
+		cfg: cfg, pool: pool, store: store, embedder: emb,
+		search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()),
+	}, nil
+}
+
+func (a *app) Close() { a.pool.Close() }
+
+func newEmbedder(cfg *config.Config, e *env) (embedder, error) {
+	switch cfg.Embedder.Provider {
+	case "openai":
+		return openai.NewEmbedder(openai.Config{
+			BaseURL: cfg.Embedder.BaseURL, APIKey: cfg.Embedder.APIKey,
+			EmbeddingModel: cfg.Embedder.Model, Dimensions: cfg.Embedder.Dimensions,
+			Timeout: 60 * time.Second, Logger: e.logger,
+		})
+	default:
+		return hashembed.New(cfg.Embedder.Dimensions), nil
+	}
+}

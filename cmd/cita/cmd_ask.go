@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/citahq/cita/rag"
+)
+
+func init() {
+	register("ask", &command{
+		summary: "answer a question from the indexed documents",
+		usage: `Usage: cita ask [--groups g1,g2] [--history TURN]... [--json] [--explain] "question"
+
+Answers from the documents the given access groups may read (default: everyone), citing every
+claim as [n] with numbered sources. When the documents do not cover the question it says so
+instead of guessing. --history gives earlier turns of the conversation (oldest first) so that a
+follow-up like "and for staging?" is understood. --explain prints the retrieval trace: each arm's
+ranks and scores, the fused order and what the context budget dropped. --json prints one JSON
+object.
+
+Flags:
+`,
+		run: runAsk,
+	})
+}
+
+func runAsk(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("ask", e, commands["ask"].usage)
+	groups := fs.String("groups", "everyone", "comma-separated access groups of the asker")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	explain := fs.Bool("explain", false, "print the retrieval trace")
+	var history multiFlag
+	fs.Var(&history, "history", "an earlier user turn of the conversation (repeatable, oldest first)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if question == "" {
+		return fmt.Errorf("give a question, e.g. cita ask \"how many vacation days do I get?\"")
+	}
+	scope, err := rag.NewScope(splitList(*groups)...)
+	if err != nil {
+		return fmt.Errorf("--groups: %w", err)
+	}
+	a, err := openApp(ctx, e, "")
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	p, err := a.pipeline(ctx, e)
+	if err != nil {
+		return err
+	}
+	q := rag.Question{Text: question, Scope: scope}
+	for _, h := range history {
+		q.History = append(q.History, rag.Turn{Role: "user", Text: h})
+	}
+	ans, err := p.Answer(ctx, q, nil)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeAnswerJSON(e.stdout, ans, *explain)
+	}
+	writeAnswerText(e.stdout, ans)
+	if *explain {
+		writeExplain(e.stdout, ans)
+	}
+	return nil
+}
+
+func writeAnswerText(w io.Writer, ans *rag.Answer) {
+	fmt.Fprintln(w, ans.Text)
+	if len(ans.Sources) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nSources:")
+	for _, s := range ans.Sources {
+		where := s.Path
+		if s.URL != "" {
+			where = s.URL
+		}
+		fmt.Fprintf(w, "[%d] %s — %s (updated %s)\n", s.N, s.Label(), where, s.UpdatedAt.Format("2006-01-02"))
+	}
+}
+
+func writeExplain(w io.Writer, ans *rag.Answer) {
+	fmt.Fprintf(w, "\n--- how I answered ---\nstandalone query: %s\n", ans.StandaloneQuery)
+	if ans.Abstained {
+		fmt.Fprintf(w, "abstained: %s (evidence %.2f)\n", ans.AbstainReason, ans.Evidence)
+	} else {
+		fmt.Fprintf(w, "evidence: %.2f\n", ans.Evidence)
+	}
+	if ans.Search == nil {
+		return
+	}
+	tr := ans.Search.Trace
+	fmt.Fprintf(w, "full-text terms: %s\n", strings.Join(tr.Terms, " "))
+	fmt.Fprintf(w, "weights: fts %.2f, vector %.2f\n", tr.Weights[rag.ArmFTS], tr.Weights[rag.ArmVector])
+	for _, arm := range []rag.Arm{rag.ArmFTS, rag.ArmVector} {
+		hits := tr.Arms[arm]
+		fmt.Fprintf(w, "%s arm (%d hits, %s):", arm, len(hits), tr.Timings[string(arm)].Round(10_000))
+		for i, h := range hits {
+			if i == 10 {
+				break
+			}
+			fmt.Fprintf(w, " #%d=chunk %d (%.3f)", h.Rank, h.ChunkID, h.Score)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "fused order:")
+	for i, h := range ans.Search.Hits {
+		fmt.Fprintf(w, "  %d. chunk %d  rrf %.4f  fts #%s  vector #%s  %s — %s\n", i+1, h.ChunkID, h.Score,
+			rankText(h.ArmRank[rag.ArmFTS]), rankText(h.ArmRank[rag.ArmVector]), h.Heading, h.Path)
+	}
+	if len(ans.Dropped) > 0 {
+		fmt.Fprintf(w, "dropped by the context budget: chunks %v\n", ans.Dropped)
+	}
+	for stage, d := range ans.Timings {
+		fmt.Fprintf(w, "%s: %s  ", stage, d.Round(10_000))
+	}
+	fmt.Fprintln(w)
+}
+
+func rankText(r int) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprint(r)
+}
+
+type jsonSource struct {
+	N          int     `json:"n"`
+	DocumentID int64   `json:"document_id"`
+	ChunkID    int64   `json:"chunk_id"`
+	Path       string  `json:"path"`
+	URL        string  `json:"url,omitempty"`
+	Title      string  `json:"title"`
+	Section    string  `json:"section"`
+	Locator    string  `json:"locator,omitempty"`
+	Updated    string  `json:"updated"`
+	Owner      string  `json:"owner,omitempty"`
+	Score      float64 `json:"score"`
+}
+
+func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
+	out := map[string]any{
+		"question":         ans.Question,
+		"standalone_query": ans.StandaloneQuery,
+		"answer":           ans.Text,
+		"abstained":        ans.Abstained,
+		"evidence":         ans.Evidence,
+		"lang":             ans.Lang,
+	}
+	if ans.Abstained {
+		out["abstain_reason"] = ans.AbstainReason
+	}
+	sources := []jsonSource{}
+	for _, s := range ans.Sources {
+		sources = append(sources, jsonSource{N: s.N, DocumentID: s.DocumentID, ChunkID: s.ChunkID, Path: s.Path, URL: s.URL,
+			Title: s.Title, Section: s.Section, Locator: s.Locator, Updated: s.UpdatedAt.Format("2006-01-02"), Owner: s.Owner, Score: s.Score})
+	}
+	out["sources"] = sources
+	if explain && ans.Search != nil {
+		tr := ans.Search.Trace
+		fused := []map[string]any{}
+		for _, h := range ans.Search.Hits {
+			fused = append(fused, map[string]any{"chunk_id": h.ChunkID, "path": h.Path, "score": h.Score,
+				"fts_rank": h.ArmRank[rag.ArmFTS], "vector_rank": h.ArmRank[rag.ArmVector]})
+		}
+		timings := map[string]float64{}
+		for k, v := range ans.Timings {
+			timings[k] = float64(v.Microseconds()) / 1000
+		}
+		out["trace"] = map[string]any{"terms": tr.Terms, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+			"dropped": ans.Dropped, "timings_ms": timings}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,150 @@
+// Package config is cita's typed configuration: one YAML file, environment overrides, and
+// ${ENV} references for secrets. It imports nothing of cita's.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole configuration. The zero value plus Defaults runs offline: the private
+// PostgreSQL cluster, the built-in embedder and the extractive answerer.
+type Config struct {
+	// DatabaseURL selects an existing PostgreSQL server (env DATABASE_URL). Empty: cita starts a
+	// private cluster in DataDir.
+	DatabaseURL string `yaml:"database_url"`
+	// DataDir holds the private cluster (env CITA_DATA_DIR); empty means the per-user default.
+	DataDir string `yaml:"data_dir"`
+
+	Embedder EmbedderConfig `yaml:"embedder"`
+	Chat     ChatConfig     `yaml:"chat"`
+	Access   AccessRules    `yaml:"access"`
+
+	Slack   SlackConfig    `yaml:"slack"`
+	Discord DiscordConfig  `yaml:"discord"`
+	Sources []SourceConfig `yaml:"sources"`
+	// Listen is the HTTP address of `cita serve` (health, metrics, Slack/Discord HTTP endpoints).
+	Listen string `yaml:"listen"`
+}
+
+// EmbedderConfig picks the embedding model.
+type EmbedderConfig struct {
+	// Provider is "builtin" (default, offline) or "openai" (any OpenAI-compatible endpoint).
+	Provider   string `yaml:"provider"`
+	BaseURL    string `yaml:"base_url"` // e.g. https://api.openai.com/v1, http://localhost:11434/v1
+	APIKey     string `yaml:"api_key"`  // use ${OPENAI_API_KEY}
+	Model      string `yaml:"model"`
+	Dimensions int    `yaml:"dimensions"`
+}
+
+// ChatConfig picks the answering model; with no BaseURL cita answers extractively, offline.
+type ChatConfig struct {
+	BaseURL string `yaml:"base_url"`
+	APIKey  string `yaml:"api_key"`
+	Model   string `yaml:"model"`
+}
+
+// Load reads the YAML file at path (no file when path is empty), expands ${VAR} references from
+// the environment, applies environment overrides and defaults, and validates. Errors name the
+// field and the fix.
+func Load(path string) (*Config, error) {
+	cfg := &Config{}
+	if path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read configuration: %w", err)
+		}
+		expanded, err := expandEnv(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(expanded))
+		dec.KnownFields(true)
+		if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) { // an empty file is fine
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	cfg.applyEnv()
+	cfg.applyDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expandEnv replaces ${VAR} with the variable's value; an unset variable is an error, so a
+// missing secret is caught at start, not at the first request.
+func expandEnv(raw []byte) ([]byte, error) {
+	var missing []string
+	out := envRef.ReplaceAllFunc(raw, func(m []byte) []byte {
+		name := string(envRef.FindSubmatch(m)[1])
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			missing = append(missing, name)
+		}
+		return []byte(v)
+	})
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("environment variable %s is referenced but not set: export it or remove the reference", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+func (c *Config) applyEnv() {
+	set := func(dst *string, name string) {
+		if v, ok := os.LookupEnv(name); ok && v != "" {
+			*dst = v
+		}
+	}
+	set(&c.DatabaseURL, "DATABASE_URL")
+	set(&c.DataDir, "CITA_DATA_DIR")
+	set(&c.Embedder.APIKey, "CITA_EMBEDDER_API_KEY")
+	set(&c.Chat.APIKey, "CITA_CHAT_API_KEY")
+	set(&c.Chat.BaseURL, "CITA_CHAT_BASE_URL")
+	set(&c.Chat.Model, "CITA_CHAT_MODEL")
+}
+
+func (c *Config) applyDefaults() {
+	if c.Embedder.Provider == "" {
+		c.Embedder.Provider = "builtin"
+	}
+	if len(c.Access.DefaultGroups) == 0 {
+		c.Access.DefaultGroups = []string{"everyone"}
+	}
+}
+
+// Validate checks the configuration; its error names the field and what to do.
+func (c *Config) Validate() error {
+	var errs []error
+	switch c.Embedder.Provider {
+	case "builtin":
+	case "openai":
+		if c.Embedder.BaseURL == "" {
+			errs = append(errs, errors.New("embedder.base_url: required with provider openai (e.g. https://api.openai.com/v1)"))
+		}
+		if c.Embedder.Model == "" {
+			errs = append(errs, errors.New("embedder.model: required with provider openai (e.g. text-embedding-3-small)"))
+		}
+		if c.Embedder.Dimensions <= 0 {
+			errs = append(errs, errors.New("embedder.dimensions: set the model's vector size (e.g. 1536)"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("embedder.provider: %q is not known; use builtin or openai", c.Embedder.Provider))
+	}
+	if c.Chat.BaseURL != "" && c.Chat.Model == "" {
+		errs = append(errs, errors.New("chat.model: required when chat.base_url is set (e.g. gpt-4o-mini)"))
+	}
+	if err := c.Access.Compile(); err != nil {
+		errs = append(errs, fmt.Errorf("access: %w", err))
+	}
+	return errors.Join(errs...)
+}

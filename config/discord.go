@@ -1,0 +1,4 @@
+package config
+
+// DiscordConfig configures the Discord adapter (see README, "Discord").
+type DiscordConfig struct{}

@@ -1,0 +1,4 @@
+package config
+
+// SlackConfig configures the Slack adapter (see README, "Slack").
+type SlackConfig struct{}

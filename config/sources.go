@@ -1,0 +1,4 @@
+package config
+
+// SourceConfig is one synced source (see README, "Sync").
+type SourceConfig struct{}

@@ -1,0 +1,243 @@
+// Package fakeopenai is a loopback HTTP server that speaks the OpenAI wire format (embeddings, chat
+// completions with and without SSE streaming) and the /rerank shape shared by Cohere, Jina and
+// Hugging Face TEI. Tests of any package point a real client at it, program its answers with Func
+// options, inject faults (FailNext, Delay) and inspect what it received (Requests).
+package fakeopenai
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DefaultDimension is the length of the vectors the default EmbedFunc returns when the request
+// names no dimensions and WithDimension was not given.
+const DefaultDimension = 8
+
+// HTTPError is an error answer: a status, a message for the body and an optional Retry-After
+// header value ("2" or an HTTP date).
+type HTTPError struct {
+	Status     int
+	Message    string
+	RetryAfter string
+}
+
+// Request is one request the server received, decoded for inspection. Fields that do not apply
+// to the endpoint are zero.
+type Request struct {
+	Endpoint string // "embeddings", "chat" or "rerank"
+	Method   string
+	Path     string // as received, e.g. /v1/embeddings or /openai/deployments/x/embeddings
+	RawQuery string // e.g. api-version=2024-06-01
+	Header   http.Header
+	Body     []byte
+
+	Model string
+
+	// Embeddings.
+	Input      []string
+	Dimensions int
+
+	// Chat completions.
+	Messages     []Message
+	Stream       bool
+	IncludeUsage bool
+	MaxTokens    int
+	Temperature  float32
+
+	// Rerank. Flavor is "cohere" for {"query","documents"} bodies and "tei" for {"query","texts"}.
+	Query     string
+	Documents []string
+	TopN      int
+	Flavor    string
+}
+
+// Message is one chat message as received.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatFunc produces the assistant's reply to a chat request, or an error answer.
+type ChatFunc func(req Request) (reply string, err *HTTPError)
+
+// EmbedFunc produces one vector per input, in input order, or an error answer.
+type EmbedFunc func(req Request) ([][]float32, *HTTPError)
+
+// RerankFunc produces one relevance score per document, in input order, or an error answer.
+type RerankFunc func(req Request) ([]float64, *HTTPError)
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithChatFunc sets the chat handler; the default echoes the last user message.
+func WithChatFunc(f ChatFunc) Option { return func(s *Server) { s.chat = f } }
+
+// WithEmbedFunc sets the embeddings handler; the default returns HashVector of each input.
+func WithEmbedFunc(f EmbedFunc) Option { return func(s *Server) { s.embed = f } }
+
+// WithRerankFunc sets the rerank handler; the default scores by query word overlap.
+func WithRerankFunc(f RerankFunc) Option { return func(s *Server) { s.rerank = f } }
+
+// WithDimension sets the length of the default vectors when a request names no dimensions.
+func WithDimension(n int) Option { return func(s *Server) { s.dimension = n } }
+
+// WithShuffledEmbeddings makes the server list embeddings in reverse order (each still carrying its
+// input index), as servers are allowed to, so clients must sort by index.
+func WithShuffledEmbeddings() Option { return func(s *Server) { s.reverseEmbeddings = true } }
+
+// WithStreamInterval makes streamed chat replies pause d between chunks, like a model generating.
+func WithStreamInterval(d time.Duration) Option { return func(s *Server) { s.streamInterval = d } }
+
+// Server is a running fake. URL is the OpenAI-style base URL including /v1; RootURL has no path
+// (for Azure-style and TEI-style clients).
+type Server struct {
+	URL     string
+	RootURL string
+
+	srv *httptest.Server
+
+	chat              ChatFunc
+	embed             EmbedFunc
+	rerank            RerankFunc
+	dimension         int
+	reverseEmbeddings bool
+	streamInterval    time.Duration
+
+	mu       sync.Mutex
+	requests []Request
+	failLeft int
+	failWith HTTPError
+	delay    time.Duration
+}
+
+// New starts a fake server that is closed when the test ends.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{dimension: DefaultDimension}
+	s.chat = echoLastUserMessage
+	s.embed = s.hashVectors
+	s.rerank = wordOverlapScores
+	for _, opt := range opts {
+		opt(s)
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	t.Cleanup(s.srv.Close)
+	s.RootURL = s.srv.URL
+	s.URL = s.srv.URL + "/v1"
+	return s
+}
+
+// FailNext makes the next n requests, to any endpoint, answer status with an error body and, when
+// retryAfter is not empty, a Retry-After header.
+func (s *Server) FailNext(n, status int, retryAfter string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failLeft = n
+	s.failWith = HTTPError{Status: status, Message: http.StatusText(status), RetryAfter: retryAfter}
+}
+
+// Delay makes every following request wait d before answering (or until the client gives up).
+func (s *Server) Delay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delay = d
+}
+
+// Requests returns a copy of the requests received so far, in arrival order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.requests))
+	copy(out, s.requests)
+	return out
+}
+
+// serveHTTP records the request, applies delay and injected failures, then routes by path suffix so
+// /v1/..., Azure's /openai/deployments/<name>/... and TEI's /rerank all reach the same handlers.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	req, herr := decodeRequest(r)
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	delay := s.delay
+	var injected *HTTPError
+	if s.failLeft > 0 {
+		s.failLeft--
+		e := s.failWith
+		injected = &e
+	}
+	s.mu.Unlock()
+
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if injected != nil {
+		writeError(w, req, injected)
+		return
+	}
+	if herr != nil {
+		writeError(w, req, herr)
+		return
+	}
+	switch req.Endpoint {
+	case "embeddings":
+		s.serveEmbeddings(w, req)
+	case "chat":
+		s.serveChat(r.Context(), w, req)
+	case "rerank":
+		s.serveRerank(w, req)
+	default:
+		writeError(w, req, &HTTPError{Status: http.StatusNotFound, Message: "no route for " + r.URL.Path})
+	}
+}
+
+// writeError answers in the error shape the endpoint's real servers use: OpenAI's
+// {"error":{...}}, Cohere's {"message"} or TEI's {"error","error_type"}.
+func writeError(w http.ResponseWriter, req Request, e *HTTPError) {
+	if e.RetryAfter != "" {
+		w.Header().Set("Retry-After", e.RetryAfter)
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	var body any
+	switch {
+	case req.Endpoint == "rerank" && req.Flavor == "tei":
+		body = map[string]any{"error": msg, "error_type": "fake"}
+	case req.Endpoint == "rerank":
+		body = map[string]any{"message": msg}
+	default:
+		body = map[string]any{"error": map[string]any{
+			"message": msg, "type": "fake_error", "param": nil, "code": e.Status,
+		}}
+	}
+	writeJSON(w, e.Status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// endpointOf names the endpoint a path ends with, or "".
+func endpointOf(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/embeddings"):
+		return "embeddings"
+	case strings.HasSuffix(path, "/chat/completions"):
+		return "chat"
+	case strings.HasSuffix(path, "/rerank"):
+		return "rerank"
+	}
+	return ""
+}

@@ -1,0 +1,68 @@
+package rag
+
+import (
+	"context"
+	"time"
+)
+
+// Source is a numbered source of an answer: [N] in the text points to it.
+type Source struct {
+	N int
+	Hit
+}
+
+// Label is "Title > Section" plus the locator ("p. 4") when there is one.
+func (s Source) Label() string {
+	l := s.Heading
+	if l == "" {
+		l = s.Title
+	}
+	if s.Locator != "" {
+		l += " (" + s.Locator + ")"
+	}
+	return l
+}
+
+// Usage is a model call's token accounting.
+type Usage struct {
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Answer is the pipeline's result for one question.
+type Answer struct {
+	Question        string
+	StandaloneQuery string // the question rewritten to stand alone (equal to Question when it did)
+	Lang            string // the language the answer is written in: "es" or "en"
+	Text            string
+	Sources         []Source // only the sources the text cites, numbered strongest first
+	Abstained       bool
+	AbstainReason   string // "weak_evidence", "no_results", "no_valid_citation", ...
+	Evidence        float64
+	Search          *SearchResult
+	Usage           Usage
+	Timings         map[string]time.Duration
+	Cached          bool
+	// Dropped lists chunk ids that retrieval returned but the context budget left out.
+	Dropped []int64
+}
+
+// Composer writes an answer's text from numbered sources: the extractive composer offline, a
+// chat model online. onDelta, when non-nil, receives the text as it is produced.
+type Composer interface {
+	Compose(ctx context.Context, req ComposeRequest, onDelta func(string)) (*Composition, error)
+}
+
+// ComposeRequest is what a composer answers from.
+type ComposeRequest struct {
+	Question string // the standalone query
+	Lang     string // answer language
+	Sources  []Source
+}
+
+// Composition is a composer's output; Text cites sources as [n].
+type Composition struct {
+	Text  string
+	Usage Usage
+}

@@ -1,0 +1,110 @@
+package rag
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// AssembleSources numbers hits strongest first, skipping a chunk whose document and section are
+// already a source, until maxSources or the token budget is reached. It returns the sources and
+// the chunk ids the budget dropped.
+func AssembleSources(hits []Hit, maxSources, budgetTokens int) (sources []Source, dropped []int64) {
+	seen := map[string]bool{}
+	used := 0
+	for _, h := range hits {
+		key := fmt.Sprintf("%d/%s", h.DocumentID, h.Section)
+		if seen[key] {
+			continue
+		}
+		cost := approxTokens(h.Text())
+		if len(sources) >= maxSources || (len(sources) > 0 && used+cost > budgetTokens) {
+			dropped = append(dropped, h.ChunkID)
+			continue
+		}
+		seen[key] = true
+		used += cost
+		sources = append(sources, Source{N: len(sources) + 1, Hit: h})
+	}
+	return sources, dropped
+}
+
+func approxTokens(s string) int { return len(strings.Fields(s))*4/3 + 1 }
+
+var citationRef = regexp.MustCompile(`\[(\d{1,3})\]`)
+
+// VerifyCitations removes [n] markers that point to no source, renumbers the cited sources 1..k
+// in order of their original (strength) number, and returns the new text, the cited sources and
+// the invalid numbers it removed.
+func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
+	byN := map[int]Source{}
+	for _, s := range sources {
+		byN[s.N] = s
+	}
+	var citedNs, invalid []int
+	for _, m := range citationRef.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[1])
+		if _, ok := byN[n]; ok {
+			if !slices.Contains(citedNs, n) {
+				citedNs = append(citedNs, n)
+			}
+		} else if !slices.Contains(invalid, n) {
+			invalid = append(invalid, n)
+		}
+	}
+	slices.Sort(citedNs)
+	renumber := map[int]int{}
+	cited := make([]Source, 0, len(citedNs))
+	for i, n := range citedNs {
+		renumber[n] = i + 1
+		s := byN[n]
+		s.N = i + 1
+		cited = append(cited, s)
+	}
+	out := citationRef.ReplaceAllStringFunc(text, func(m string) string {
+		n, _ := strconv.Atoi(m[1 : len(m)-1])
+		if nn, ok := renumber[n]; ok {
+			return "[" + strconv.Itoa(nn) + "]"
+		}
+		return ""
+	})
+	out = strings.ReplaceAll(out, " .", ".")
+	return strings.TrimSpace(out), cited, invalid
+}
+
+// Evidence scores how well the top hits cover the query: the share of the query's content stems
+// (weighted by length, a rarity proxy) found in the best of the top three hits. 0 means nothing
+// of the question appears, 1 means all of it does.
+func Evidence(query string, hits []Hit) float64 {
+	q := ContentTokens(query)
+	if len(q) == 0 || len(hits) == 0 {
+		return 0
+	}
+	best := 0.0
+	for i, h := range hits {
+		if i == 3 {
+			break
+		}
+		have := stemSet(ContentTokens(h.Text()))
+		var got, total float64
+		seen := map[string]bool{}
+		for _, t := range q {
+			st := TokenStem(t)
+			if seen[st] {
+				continue
+			}
+			seen[st] = true
+			w := 1 + float64(min(len(t), 12))/4
+			total += w
+			if have[st] {
+				got += w
+			}
+		}
+		if total > 0 && got/total > best {
+			best = got / total
+		}
+	}
+	return best
+}

@@ -1,0 +1,131 @@
+package rag
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Extractive composes answers offline: the sentences of the top sources that best match the
+// question, each followed by its [n]. It never invents text.
+type Extractive struct {
+	MaxSentences  int // default 3
+	PerSourceMax  int // default 2
+	MinTokenMatch int // a sentence must share at least this many query stems; default 1
+}
+
+type scoredSentence struct {
+	text   string
+	source int // index into sources
+	order  int // position within the source
+	score  float64
+}
+
+// Compose implements Composer. It returns an empty text when no sentence matches the question.
+func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(string)) (*Composition, error) {
+	maxS, perSource, minMatch := e.MaxSentences, e.PerSourceMax, e.MinTokenMatch
+	if maxS <= 0 {
+		maxS = 3
+	}
+	if perSource <= 0 {
+		perSource = 2
+	}
+	if minMatch <= 0 {
+		minMatch = 1
+	}
+	query := stemSet(ContentTokens(req.Question))
+	var cands []scoredSentence
+	for si, src := range req.Sources {
+		for oi, sent := range Sentences(src.Content) {
+			toks := ContentTokens(sent)
+			if len(toks) < 3 {
+				continue
+			}
+			matched := 0
+			weight := 0.0
+			seen := map[string]bool{}
+			for _, t := range toks {
+				st := TokenStem(t)
+				if query[st] && !seen[st] {
+					seen[st] = true
+					matched++
+					weight += 1 + math.Min(float64(len(t)), 12)/6 // longer words are rarer
+				}
+			}
+			if matched < minMatch {
+				continue
+			}
+			score := weight / math.Sqrt(float64(len(toks))+4) / (1 + 0.25*float64(si))
+			cands = append(cands, scoredSentence{text: sent, source: si, order: oi, score: score})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	var picked []scoredSentence
+	count := map[int]int{}
+	for _, c := range cands {
+		if len(picked) == maxS {
+			break
+		}
+		if count[c.source] == perSource {
+			continue
+		}
+		count[c.source]++
+		picked = append(picked, c)
+	}
+	if len(picked) == 0 {
+		return &Composition{}, nil
+	}
+	// Read in source order, then document order, so the answer flows.
+	sort.SliceStable(picked, func(i, j int) bool {
+		if picked[i].source != picked[j].source {
+			return picked[i].source < picked[j].source
+		}
+		return picked[i].order < picked[j].order
+	})
+	var b strings.Builder
+	b.WriteString(phrasesFor(req.Lang).Intro)
+	for _, p := range picked {
+		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSpace(p.text), req.Sources[p.source].N)
+	}
+	text := b.String()
+	if onDelta != nil {
+		onDelta(text)
+	}
+	return &Composition{Text: text, Usage: Usage{Model: "extractive"}}, nil
+}
+
+func stemSet(toks []string) map[string]bool {
+	m := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		m[TokenStem(t)] = true
+	}
+	return m
+}
+
+// Sentences splits text into sentences and lines: table rows and list items stay whole.
+func Sentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.Trim(line, "|-: ") == "" {
+			continue
+		}
+		start := 0
+		runes := []rune(line)
+		for i := 0; i < len(runes); i++ {
+			r := runes[i]
+			if (r == '.' || r == '?' || r == '!') && i+1 < len(runes) && unicode.IsSpace(runes[i+1]) &&
+				i+2 < len(runes) && (unicode.IsUpper(runes[i+2]) || runes[i+2] == '¿' || runes[i+2] == '¡') {
+				out = append(out, strings.TrimSpace(string(runes[start:i+1])))
+				start = i + 1
+			}
+		}
+		if s := strings.TrimSpace(string(runes[start:])); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

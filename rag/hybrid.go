@@ -1,0 +1,165 @@
+package rag
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// ArmStore runs the two search arms and loads hits; every method filters by scope in SQL and
+// returns ErrNoScope for an empty scope.
+type ArmStore interface {
+	SearchVector(ctx context.Context, vec []float32, scope Scope, k int) ([]ArmHit, error)
+	SearchFTS(ctx context.Context, query string, scope Scope, k int) ([]ArmHit, []string, error)
+	LoadHits(ctx context.Context, ids []int64, scope Scope) ([]Hit, error)
+}
+
+// HybridOptions tunes fusion. The zero value is not useful; start from DefaultHybridOptions.
+type HybridOptions struct {
+	CandidatesPerArm int             // how many hits each arm returns before fusion
+	Limit            int             // fused hits returned when the request sets none
+	Weights          map[Arm]float64 // RRF weight per arm
+	// IdentifierBoost multiplies the full-text arm's weight when the query holds a code or a
+	// number ("ERR_4402", "5.440.000"): exact tokens are what full text finds and vectors blur.
+	IdentifierBoost float64
+}
+
+// DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
+// quality"): the full-text arm leads, the vector arm adds recall for paraphrases and typos.
+func DefaultHybridOptions() HybridOptions {
+	return HybridOptions{
+		CandidatesPerArm: 50,
+		Limit:            10,
+		Weights:          map[Arm]float64{ArmFTS: 1.0, ArmVector: 0.5},
+		IdentifierBoost:  2,
+	}
+}
+
+// Hybrid is the Searcher that runs the vector and full-text arms independently and at the same
+// time, then fuses them with weighted RRF.
+type Hybrid struct {
+	store    ArmStore
+	embedder Embedder
+	opts     HybridOptions
+}
+
+// NewHybrid returns a hybrid searcher over store, embedding queries with embedder.
+func NewHybrid(store ArmStore, embedder Embedder, opts HybridOptions) *Hybrid {
+	return &Hybrid{store: store, embedder: embedder, opts: opts}
+}
+
+// Search implements Searcher. It returns ErrNoScope for an empty scope, before any I/O.
+func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	if req.Scope.Empty() {
+		return nil, ErrNoScope
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = h.opts.Limit
+	}
+	k := max(h.opts.CandidatesPerArm, limit)
+	useArm := func(a Arm) bool {
+		if req.Arms == nil {
+			return true
+		}
+		for _, x := range req.Arms {
+			if x == a {
+				return true
+			}
+		}
+		return false
+	}
+	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
+	var vecHits, ftsHits []ArmHit
+	g, gctx := errgroup.WithContext(ctx)
+	if useArm(ArmVector) {
+		g.Go(func() error {
+			start := time.Now()
+			vecs, err := h.embedder.Embed(gctx, []string{req.Query})
+			if err != nil {
+				return fmt.Errorf("embed query: %w", err)
+			}
+			trace.Timings["embed"] = time.Since(start)
+			start = time.Now()
+			vecHits, err = h.store.SearchVector(gctx, vecs[0], req.Scope, k)
+			trace.Timings["vector"] = time.Since(start)
+			return err
+		})
+	}
+	if useArm(ArmFTS) {
+		g.Go(func() error {
+			start := time.Now()
+			var err error
+			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, req.Query, req.Scope, k)
+			trace.Timings["fts"] = time.Since(start)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	trace.Arms[ArmVector], trace.Arms[ArmFTS] = vecHits, ftsHits
+	for a, w := range h.opts.Weights {
+		if useArm(a) {
+			trace.Weights[a] = w
+		}
+	}
+	if HasIdentifier(req.Query) && trace.Weights[ArmFTS] > 0 && h.opts.IdentifierBoost > 0 {
+		trace.Weights[ArmFTS] *= h.opts.IdentifierBoost
+	}
+	fused := FuseRRF(trace.Arms, trace.Weights)
+	if len(fused) > limit {
+		fused = fused[:limit]
+	}
+	ids := make([]int64, len(fused))
+	for i, f := range fused {
+		ids[i] = f.ChunkID
+	}
+	start := time.Now()
+	loaded, err := h.store.LoadHits(ctx, ids, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+	trace.Timings["load"] = time.Since(start)
+	byID := make(map[int64]Hit, len(loaded))
+	for _, l := range loaded {
+		byID[l.ChunkID] = l
+	}
+	res := &SearchResult{Trace: trace}
+	for _, f := range fused {
+		hit, ok := byID[f.ChunkID]
+		if !ok {
+			continue // deleted between the arms and the load, or not readable
+		}
+		hit.Score, hit.ArmRank, hit.ArmScore = f.Score, f.ArmRank, f.ArmScore
+		res.Hits = append(res.Hits, hit)
+	}
+	return res, nil
+}
+
+// HasIdentifier reports whether the query holds a code or number people search verbatim: a word
+// with a digit or an underscore, or an upper-case acronym of two or more letters.
+func HasIdentifier(q string) bool {
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("¿?¡!,;:\"()", r) }) {
+		letters, upper := 0, 0
+		for _, r := range w {
+			switch {
+			case unicode.IsDigit(r) || r == '_':
+				return true
+			case unicode.IsLetter(r):
+				letters++
+				if unicode.IsUpper(r) {
+					upper++
+				}
+			}
+		}
+		if letters >= 2 && upper == letters {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package rag
+
+import "context"
+
+// ChatMessage is one message of a chat completion request.
+type ChatMessage struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// ChatRequest is a chat completion request; Model empty means the client's configured model.
+type ChatRequest struct {
+	Messages    []ChatMessage
+	MaxTokens   int
+	Temperature float32
+}
+
+// ChatResponse is a finished completion with its token accounting.
+type ChatResponse struct {
+	Text             string
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// ChatModel generates text. When onDelta is non-nil the implementation streams and calls it with
+// each piece of text as it arrives; the returned response still holds the whole text.
+type ChatModel interface {
+	Chat(ctx context.Context, req ChatRequest, onDelta func(delta string)) (*ChatResponse, error)
+}
+
+// Reranker scores documents against a query (higher is more relevant); the result has one score
+// per document, in order.
+type Reranker interface {
+	Rerank(ctx context.Context, query string, documents []string) ([]float64, error)
+}

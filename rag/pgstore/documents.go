@@ -1,0 +1,164 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/citahq/cita/rag"
+)
+
+// tsConfig maps a language code to the PostgreSQL text search configuration that stems it.
+func tsConfig(lang string) string {
+	switch lang {
+	case "es":
+		return "spanish"
+	case "en":
+		return "english"
+	default:
+		return "simple"
+	}
+}
+
+// ReplaceDocument inserts or replaces a document and all its chunks in one transaction, so a
+// half-indexed document is never visible. Every chunk must carry an embedding of the store's
+// model. It returns the document's id and new version.
+func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error) {
+	groups := rag.NormalizeGroups(doc.Groups)
+	if len(groups) == 0 {
+		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, rag.ErrNoScope)
+	}
+	for i, c := range chunks {
+		if len(c.Embedding) != s.model.Dimension {
+			return 0, 0, fmt.Errorf("index %s: chunk %d has a %d-dimension embedding, the index for %s expects %d",
+				doc.ExternalID, i, len(c.Embedding), s.model.Model, s.model.Dimension)
+		}
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `
+			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb))
+			ON CONFLICT (source, external_id) DO UPDATE SET
+				title = EXCLUDED.title, url = EXCLUDED.url, owner = EXCLUDED.owner, lang = EXCLUDED.lang,
+				updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash, groups = EXCLUDED.groups,
+				meta = EXCLUDED.meta, version = nextval('document_versions'), indexed_at = now()
+			RETURNING id, version`,
+			doc.Source, doc.ExternalID, doc.Title, doc.URL, doc.Owner, langCode(doc.Lang), doc.UpdatedAt,
+			doc.ContentHash, groups, map[string]string{"fingerprint": doc.Fingerprint}).Scan(&id, &version)
+		if err != nil {
+			return fmt.Errorf("upsert document: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM chunks WHERE document_id = $1`, id); err != nil {
+			return fmt.Errorf("delete old chunks: %w", err)
+		}
+		n := len(chunks)
+		sections, locators, contents := make([]string, n), make([]string, n), make([]string, n)
+		vectors := make([]pgvector.Vector, n)
+		for i, c := range chunks {
+			sections[i], locators[i], contents[i], vectors[i] = c.Section, c.Locator, c.Content, pgvector.NewVector(c.Embedding)
+		}
+		// One INSERT for all chunks: one statement-level trigger run for the BM25 statistics.
+		_, err = tx.Exec(ctx, `
+			INSERT INTO chunks (document_id, position, title, section, locator, content, ts_config, groups, embed_model, embedding)
+			SELECT $1, x.ord - 1, $2, x.section, x.locator, x.content, $3::regconfig, $4, $5, x.embedding
+			FROM unnest($6::text[], $7::text[], $8::text[], $9::public.vector[]) WITH ORDINALITY AS x(section, locator, content, embedding, ord)`,
+			id, doc.Title, tsConfig(doc.Lang), groups, s.model.Model, sections, locators, contents, vectors)
+		if err != nil {
+			return fmt.Errorf("insert chunks: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, err)
+	}
+	return id, version, nil
+}
+
+func langCode(lang string) string {
+	if lang == "es" || lang == "en" {
+		return lang
+	}
+	return "simple"
+}
+
+// Documents returns the state of every document of a source, keyed by external id.
+func (s *Store) Documents(ctx context.Context, source string) (map[string]rag.DocumentState, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, external_id, content_hash, groups, version, updated_at, coalesce(meta->>'fingerprint', '')
+		FROM documents WHERE source = $1`, source)
+	if err != nil {
+		return nil, fmt.Errorf("list documents of %s: %w", source, err)
+	}
+	out := map[string]rag.DocumentState{}
+	for rows.Next() {
+		var d rag.DocumentState
+		if err := rows.Scan(&d.ID, &d.ExternalID, &d.ContentHash, &d.Groups, &d.Version, &d.UpdatedAt, &d.Fingerprint); err != nil {
+			return nil, fmt.Errorf("list documents of %s: %w", source, err)
+		}
+		out[d.ExternalID] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list documents of %s: %w", source, err)
+	}
+	return out, nil
+}
+
+// DeleteDocuments removes documents (and their chunks) of a source by external id and returns
+// how many were removed.
+func (s *Store) DeleteDocuments(ctx context.Context, source string, externalIDs []string) (int64, error) {
+	if len(externalIDs) == 0 {
+		return 0, nil
+	}
+	tag, err := s.pool.Exec(ctx, `DELETE FROM documents WHERE source = $1 AND external_id = ANY($2)`, source, externalIDs)
+	if err != nil {
+		return 0, fmt.Errorf("delete documents of %s: %w", source, err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// SetGroups changes a document's access groups on the document and all its chunks, without
+// re-embedding, and bumps its version. It returns rag.ErrNoScope for an empty group list.
+func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups []string) error {
+	groups = rag.NormalizeGroups(groups)
+	if len(groups) == 0 {
+		return fmt.Errorf("set groups of %s: %w", externalID, rag.ErrNoScope)
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var id int64
+		err := tx.QueryRow(ctx, `UPDATE documents SET groups = $3, version = nextval('document_versions')
+			WHERE source = $1 AND external_id = $2 RETURNING id`, source, externalID, groups).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("set groups of %s: document not indexed", externalID)
+		}
+		if err != nil {
+			return fmt.Errorf("set groups of %s: %w", externalID, err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE chunks SET groups = $2 WHERE document_id = $1`, id, groups); err != nil {
+			return fmt.Errorf("set groups of %s chunks: %w", externalID, err)
+		}
+		return nil
+	})
+}
+
+// SetFingerprint records a document's new source fingerprint when its content hash showed the
+// content unchanged (a touched file), so the next run need not read it again.
+func (s *Store) SetFingerprint(ctx context.Context, source, externalID, fingerprint string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE documents SET meta = jsonb_set(meta, '{fingerprint}', to_jsonb($3::text))
+		WHERE source = $1 AND external_id = $2`, source, externalID, fingerprint)
+	if err != nil {
+		return fmt.Errorf("set fingerprint of %s: %w", externalID, err)
+	}
+	return nil
+}
+
+// Stats returns the number of documents and chunks in the index.
+func (s *Store) Stats(ctx context.Context) (documents, chunks int64, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT chunks FROM corpus_stats WHERE kind = 't')`).Scan(&documents, &chunks)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count documents: %w", err)
+	}
+	return documents, chunks, nil
+}

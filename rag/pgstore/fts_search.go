@@ -1,0 +1,126 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/citahq/cita/rag"
+)
+
+// BM25 parameters. Term frequency counts title (A) occurrences three times and section (B)
+// occurrences twice, a BM25F-style field weighting.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// SearchFTS ranks the chunks the scope may read by BM25 over their tsvectors. Query words are
+// OR-ed (a natural question never contains every word of its answer), rare terms weigh more than
+// common ones (inverse document frequency from lexeme_stats), misspelled words are expanded to
+// their nearest vocabulary lexemes, and the access filter sits in the WHERE.
+// It returns the ranking and the terms it used, for the trace.
+func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k int) ([]rag.ArmHit, []string, error) {
+	if scope.Empty() {
+		return nil, nil, rag.ErrNoScope
+	}
+	terms, err := s.lookupTerms(ctx, queryWords(query))
+	if err != nil {
+		return nil, nil, err
+	}
+	var labels []string
+	for _, t := range terms {
+		label := t.Lexeme
+		if t.Kind == "s" {
+			label = "=" + label
+		}
+		if t.Fuzzy {
+			label = "~" + label
+		}
+		labels = append(labels, label)
+	}
+	if len(terms) == 0 {
+		return nil, labels, nil
+	}
+	var n = map[string]int64{}
+	var avg = map[string]float64{}
+	rows, err := s.pool.Query(ctx, `SELECT kind::text, chunks, total_len FROM corpus_stats`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+	}
+	for rows.Next() {
+		var kind string
+		var chunks, total int64
+		if err := rows.Scan(&kind, &chunks, &total); err != nil {
+			return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+		}
+		n[kind] = chunks
+		avg[kind] = float64(total) / float64(max(chunks, 1))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+	}
+	withIDF(terms, n)
+
+	var candT, candS []string
+	for _, t := range candidateTerms(terms, int64(s.FTSCandidateBudget)) {
+		if t.Kind == "s" {
+			candS = append(candS, t.Lexeme)
+		} else {
+			candT = append(candT, t.Lexeme)
+		}
+	}
+	words := make([]int32, len(terms))
+	kinds := make([]string, len(terms))
+	lexemes := make([]string, len(terms))
+	idfs := make([]float64, len(terms))
+	for i, t := range terms {
+		words[i], kinds[i], lexemes[i], idfs[i] = int32(t.Word), t.Kind, t.Lexeme, t.IDF*t.Weight
+	}
+	rows, err = s.pool.Query(ctx, ftsSQL,
+		words, kinds, lexemes, idfs,
+		scope.Groups(), tsqueryOr(candT), tsqueryOr(candS),
+		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k)
+	if err != nil {
+		return nil, nil, fmt.Errorf("full-text search: %w", err)
+	}
+	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (rag.ArmHit, error) {
+		var h rag.ArmHit
+		return h, row.Scan(&h.ChunkID, &h.Score)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("full-text search: %w", err)
+	}
+	for i := range hits {
+		hits[i].Rank = i + 1
+	}
+	return hits, labels, nil
+}
+
+// ftsSQL scores candidates with BM25. Candidates come from the rare terms' GIN lookups under the
+// access filter; every query term then contributes idf * tf*(k1+1) / (tf + k1*(1-b+b*dl/avgdl)),
+// and the variants of one query word count once (their best).
+const ftsSQL = `
+WITH terms AS (
+	SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::float8[]) AS t(word, kind, lexeme, idf)
+), cand AS (
+	SELECT c.id, c.tsv, c.tsv_simple FROM chunks c
+	WHERE c.groups && $5::text[]
+	  AND (($6 <> '' AND c.tsv @@ $6::tsquery) OR ($7 <> '' AND c.tsv_simple @@ $7::tsquery))
+), tf AS (
+	SELECT cand.id, 't' AS kind, x.lexeme,
+		cardinality(x.positions) + 2 * cardinality(array_positions(x.weights, 'A')) + cardinality(array_positions(x.weights, 'B')) AS tf,
+		length(cand.tsv)::float8 / $10 AS rel_len
+	FROM cand, unnest(cand.tsv) x
+	WHERE x.lexeme = ANY($3::text[])
+	UNION ALL
+	SELECT cand.id, 's', x.lexeme, cardinality(x.positions), length(cand.tsv_simple)::float8 / $11
+	FROM cand, unnest(cand.tsv_simple) x
+	WHERE 's' = ANY($2::text[]) AND x.lexeme = ANY($3::text[])
+), per_word AS (
+	SELECT tf.id, t.word, max(t.idf * tf.tf * ($8 + 1) / (tf.tf + $8 * (1 - $9 + $9 * tf.rel_len))) AS score
+	FROM tf JOIN terms t ON t.kind = tf.kind AND t.lexeme = tf.lexeme
+	GROUP BY tf.id, t.word
+)
+SELECT id, sum(score) AS score FROM per_word GROUP BY id ORDER BY score DESC, id LIMIT $12`

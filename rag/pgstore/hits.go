@@ -1,0 +1,41 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/citahq/cita/rag"
+)
+
+// LoadHits returns the chunks with the given ids that the scope may read, with their documents'
+// fields, in one query. Ids the scope may not read are silently absent: the filter is applied
+// again here so that no path returns a chunk outside the scope.
+func (s *Store) LoadHits(ctx context.Context, ids []int64, scope rag.Scope) ([]rag.Hit, error) {
+	if scope.Empty() {
+		return nil, rag.ErrNoScope
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.id, c.document_id, d.version, d.title, c.section, c.locator, c.content,
+			d.external_id, d.url, d.owner, d.lang, d.updated_at
+		FROM chunks c JOIN documents d ON d.id = c.document_id
+		WHERE c.id = ANY($1) AND c.groups && $2::text[]`, ids, scope.Groups())
+	if err != nil {
+		return nil, fmt.Errorf("load hits: %w", err)
+	}
+	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (rag.Hit, error) {
+		var h rag.Hit
+		err := row.Scan(&h.ChunkID, &h.DocumentID, &h.DocVersion, &h.Title, &h.Section, &h.Locator, &h.Content,
+			&h.Path, &h.URL, &h.Owner, &h.Lang, &h.UpdatedAt)
+		h.Heading = h.Title
+		if h.Section != "" {
+			h.Heading += " > " + h.Section
+		}
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load hits: %w", err)
+	}
+	return hits, nil
+}

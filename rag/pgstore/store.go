@@ -1,0 +1,76 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"regexp"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/citahq/cita/rag"
+)
+
+// HNSW indexes take at most 2,000 dimensions for the vector type.
+const maxIndexedDimension = 2000
+
+var modelName = regexp.MustCompile(`^[A-Za-z0-9._:/@+-]{1,100}$`)
+
+// Store reads and writes documents and chunks, and runs the two search arms for one embedding
+// model. Construct it with New.
+type Store struct {
+	pool   *pgxpool.Pool
+	logger *slog.Logger
+	model  rag.EmbedderInfo
+	// vectorExpr is the indexed expression for this model, e.g. (embedding::public.vector(384)).
+	vectorExpr  string
+	vectorIndex string
+	modelLit    string
+	// EfSearch is pgvector's hnsw.ef_search for the vector arm (default 100).
+	EfSearch int
+	// FTSCandidateBudget bounds how many chunks the full-text arm scores: rare query terms
+	// generate candidates first, common ones join while their summed document frequency stays
+	// under the budget.
+	FTSCandidateBudget int
+}
+
+// New returns a store for the given embedding model. It returns an error when the model name or
+// dimension cannot be indexed.
+func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Store, error) {
+	if !modelName.MatchString(model.Model) {
+		return nil, fmt.Errorf("embedding model name %q: use letters, digits and ._:/@+-", model.Model)
+	}
+	if model.Dimension < 1 || model.Dimension > maxIndexedDimension {
+		return nil, fmt.Errorf("embedding dimension %d: pgvector's HNSW index takes 1 to %d dimensions", model.Dimension, maxIndexedDimension)
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", model.Model, model.Dimension)))
+	return &Store{
+		pool:               pool,
+		logger:             logger,
+		model:              model,
+		vectorExpr:         fmt.Sprintf("(embedding::public.vector(%d))", model.Dimension),
+		vectorIndex:        "chunks_embedding_hnsw_" + hex.EncodeToString(sum[:6]),
+		modelLit:           "'" + model.Model + "'", // safe: modelName allows no quote
+		EfSearch:           100,
+		FTSCandidateBudget: 4000,
+	}, nil
+}
+
+// Pool returns the store's connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Model returns the embedding model the store searches with.
+func (s *Store) Model() rag.EmbedderInfo { return s.model }
+
+// EnsureVectorIndex creates, if missing, the partial HNSW index (cosine) for the store's model:
+// one index per model and dimension, so switching models needs no hand-written migration.
+func (s *Store) EnsureVectorIndex(ctx context.Context) error {
+	sql := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON chunks USING hnsw (%s public.vector_cosine_ops)
+		WITH (m = 16, ef_construction = 64) WHERE embed_model = %s`, s.vectorIndex, s.vectorExpr, s.modelLit)
+	if _, err := s.pool.Exec(ctx, sql); err != nil {
+		return fmt.Errorf("create vector index for model %s: %w", s.model.Model, err)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package rag
+
+import (
+	"context"
+	"time"
+)
+
+// Arm names a search arm.
+type Arm string
+
+const (
+	ArmVector Arm = "vector"
+	ArmFTS    Arm = "fts"
+)
+
+// SearchRequest is one retrieval for a standalone query under a scope.
+type SearchRequest struct {
+	Query string
+	Scope Scope
+	Limit int // fused results wanted; 0 means the searcher's default
+	// Arms restricts the search to some arms (evaluation compares them); nil means all.
+	Arms []Arm
+}
+
+// Hit is one retrieved chunk with its document's fields and its rank in each arm.
+type Hit struct {
+	ChunkID    int64
+	DocumentID int64
+	DocVersion int64
+	Title      string
+	Heading    string
+	Section    string
+	Locator    string
+	Content    string
+	Path       string // the document's external id
+	URL        string
+	Owner      string
+	Lang       string
+	UpdatedAt  time.Time
+	Score      float64         // fused score
+	ArmRank    map[Arm]int     // 1-based rank in each arm that returned it
+	ArmScore   map[Arm]float64 // the arm's raw score (BM25, cosine similarity)
+}
+
+// Text is the hit's chunk text with its breadcrumb.
+func (h Hit) Text() string { return Chunk{Heading: h.Heading, Content: h.Content}.Text() }
+
+// SearchResult is the fused hits plus a trace of how they were found.
+type SearchResult struct {
+	Hits  []Hit
+	Trace SearchTrace
+}
+
+// SearchTrace records each arm's raw results and the fusion weights, for --explain and the
+// "how I answered" views.
+type SearchTrace struct {
+	Arms    map[Arm][]ArmHit
+	Weights map[Arm]float64
+	Terms   []string // the full-text arm's query terms after stemming (and fuzzy expansion)
+	Timings map[string]time.Duration
+}
+
+// ArmHit is one chunk as ranked by one arm.
+type ArmHit struct {
+	ChunkID int64
+	Rank    int
+	Score   float64
+}
+
+// Searcher runs hybrid retrieval. It returns ErrNoScope for an empty scope.
+type Searcher interface {
+	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
+}

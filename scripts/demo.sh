@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The demo behind `make demo`: index the sample corpus (testdata/corpus, a fictional coffee
+# exporter's documents in Spanish and English) into a private PostgreSQL cluster, then ask it
+# questions as people with different access groups.
+set -euo pipefail
+CITA=${1:-bin/cita}
+cd "$(dirname "$0")/.."
+
+say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+ask() { say "cita ask $*"; $CITA ask "$@"; }
+
+say "cita index --access testdata/corpus.yaml testdata/corpus"
+$CITA index --access testdata/corpus.yaml testdata/corpus
+
+ask "¿Cuántos días de vacación tengo al año?"
+ask "How do I deploy Tostador to production?"
+ask --history "How do I deploy Tostador to production?" "and for staging?"
+ask --groups engineering "What does ERR_4402 mean?"
+ask --groups finance "precio del SKU-77812"
+ask "What is the per diem in Madrid?"
+say "# the salary bands are readable by hr only:"
+ask "¿Cuál es el salario de la banda B7?"
+ask --groups hr "¿Cuál es el salario de la banda B7?"
+ask "What is the parking policy in our Tokyo office?"
+ask --explain "feria de agronegosios"
+
+say "# run it again: nothing changed, nothing is re-embedded"
+$CITA index --access testdata/corpus.yaml testdata/corpus
+printf '\nTry your own: %s ask "..." (add --groups hr,finance to read more; --explain for the trace)\n' "$CITA"
+printf 'Stop the private database with: make stop-demo\n'

@@ -1,0 +1,309 @@
+// Package indexer keeps one source's documents in the index equal to a listing of that source:
+// it adds and re-indexes changed items (extract -> chunk -> embed -> one transaction per
+// document), updates access groups without re-embedding, and deletes what the listing no longer
+// holds, but only after a listing that completed.
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/lang"
+	"github.com/citahq/cita/sync/chunk"
+	"github.com/citahq/cita/sync/extract"
+)
+
+// Store is what the indexer needs of the index.
+type Store interface {
+	Documents(ctx context.Context, source string) (map[string]rag.DocumentState, error)
+	ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error)
+	DeleteDocuments(ctx context.Context, source string, externalIDs []string) (int64, error)
+	SetGroups(ctx context.Context, source, externalID string, groups []string) error
+	SetFingerprint(ctx context.Context, source, externalID, fingerprint string) error
+}
+
+// Item is one document as a source lists it.
+type Item struct {
+	ExternalID  string    // stable id within the source: a relative path, a Drive file id, an S3 key
+	Name        string    // file name with extension: picks the extractor and the fallback title
+	URL         string    // link shown with citations; may be empty
+	Owner       string    // fallback owner when the document names none
+	Modified    time.Time // the source's modification time
+	Size        int64
+	Fingerprint string   // cheap change marker; empty forces a content read
+	Groups      []string // access groups for this item
+	// Open reads the item's content. It is called only when the fingerprint changed.
+	Open func(ctx context.Context) ([]byte, error)
+}
+
+// Options configures an Indexer.
+type Options struct {
+	Chunk      chunk.Options
+	Limits     extract.Limits
+	EmbedBatch int // texts per embedding call, batched across documents; default 256
+	DryRun     bool
+	// Progress, when set, is called after each item with the number done and the total.
+	Progress func(done, total int, item string)
+}
+
+// Indexer syncs listings into a Store. Construct it with New.
+type Indexer struct {
+	store    Store
+	embedder rag.Embedder
+	opts     Options
+	logger   *slog.Logger
+}
+
+// New returns an indexer writing to store and embedding with embedder.
+func New(store Store, embedder rag.Embedder, opts Options, logger *slog.Logger) *Indexer {
+	if opts.EmbedBatch <= 0 {
+		opts.EmbedBatch = 256
+	}
+	return &Indexer{store: store, embedder: embedder, opts: opts, logger: logger}
+}
+
+// Failure is one item that could not be indexed; its previous version, if any, stays indexed.
+type Failure struct {
+	ExternalID string
+	Err        error
+}
+
+// Report counts what a run did.
+type Report struct {
+	Listed, Added, Changed, Unchanged, Deleted, ACLOnly, Chunks int
+	Failed                                                      []Failure
+	Took                                                        time.Duration
+}
+
+// prepared is an item read, extracted and chunked, waiting for its embeddings.
+type prepared struct {
+	item   Item
+	doc    rag.Document
+	chunks []rag.Chunk
+	isNew  bool
+}
+
+// Sync makes the source's indexed documents equal to items. complete says the listing finished
+// without error: only then are documents missing from it deleted. It returns an error only when
+// the index itself cannot be read or written; per-item problems are in Report.Failed.
+func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, complete bool) (*Report, error) {
+	start := time.Now()
+	rep := &Report{Listed: len(items)}
+	known, err := ix.store.Documents(ctx, source)
+	if err != nil {
+		return nil, err
+	}
+	var batch []prepared
+	batchTexts := 0
+	flush := func() error {
+		if err := ix.writeBatch(ctx, source, batch, rep); err != nil {
+			return err
+		}
+		batch, batchTexts = batch[:0], 0
+		return nil
+	}
+	seen := make(map[string]bool, len(items))
+	for i, it := range items {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		seen[it.ExternalID] = true
+		p, err := ix.prepare(ctx, source, it, known, rep)
+		if err != nil {
+			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
+			ix.logger.WarnContext(ctx, "document skipped", slog.String("source", source), slog.String("document", it.ExternalID), slog.String("error", err.Error()))
+		} else if p != nil {
+			batch = append(batch, *p)
+			batchTexts += len(p.chunks)
+			if batchTexts >= ix.opts.EmbedBatch {
+				if err := flush(); err != nil {
+					return rep, err
+				}
+			}
+		}
+		if ix.opts.Progress != nil {
+			ix.opts.Progress(i+1, len(items), it.ExternalID)
+		}
+	}
+	if err := flush(); err != nil {
+		return rep, err
+	}
+	if complete {
+		var gone []string
+		for id := range known {
+			if !seen[id] {
+				gone = append(gone, id)
+			}
+		}
+		slices.Sort(gone)
+		if len(gone) > 0 && !ix.opts.DryRun {
+			n, err := ix.store.DeleteDocuments(ctx, source, gone)
+			if err != nil {
+				return rep, err
+			}
+			rep.Deleted = int(n)
+		} else {
+			rep.Deleted = len(gone)
+		}
+	}
+	rep.Took = time.Since(start)
+	return rep, nil
+}
+
+// prepare decides what an item needs. It returns nil when nothing is to be embedded (unchanged,
+// or an access-group change applied in place).
+func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) (*prepared, error) {
+	groups := rag.NormalizeGroups(it.Groups)
+	if len(groups) == 0 {
+		return nil, fmt.Errorf("no access group: %w", rag.ErrNoScope)
+	}
+	state, exists := known[it.ExternalID]
+	sameGroups := exists && slices.Equal(state.Groups, groups)
+	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
+		return nil, ix.groupsOnly(ctx, source, it, sameGroups, groups, rep)
+	}
+	data, err := it.Open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	hash := contentHash(data)
+	if exists && state.ContentHash == hash {
+		if !ix.opts.DryRun && it.Fingerprint != "" {
+			if err := ix.store.SetFingerprint(ctx, source, it.ExternalID, it.Fingerprint); err != nil {
+				return nil, err
+			}
+		}
+		return nil, ix.groupsOnly(ctx, source, it, sameGroups, groups, rep)
+	}
+	doc, err := extract.Extract(ctx, it.Name, data, ix.opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	pieces := chunk.Split(doc, ix.opts.Chunk)
+	if len(pieces) == 0 {
+		return nil, errors.New("no text to index (empty document, or an image-only file)")
+	}
+	var sample strings.Builder
+	chunks := make([]rag.Chunk, len(pieces))
+	for i, p := range pieces {
+		chunks[i] = rag.Chunk{Position: i, Heading: p.Heading, Section: p.Section, Locator: p.Locator, Content: p.Content, Groups: groups}
+		if sample.Len() < 4096 {
+			sample.WriteString(p.Content)
+			sample.WriteString("\n")
+		}
+	}
+	updated := doc.Modified
+	if updated.IsZero() {
+		updated = it.Modified
+	}
+	owner := doc.Author
+	if owner == "" {
+		owner = it.Owner
+	}
+	return &prepared{
+		item: it,
+		doc: rag.Document{
+			Source: source, ExternalID: it.ExternalID, Title: doc.Title, URL: it.URL, Owner: owner,
+			Lang: lang.Detect(doc.Title + "\n" + sample.String()), UpdatedAt: updated, ContentHash: hash,
+			Groups: groups, Fingerprint: it.Fingerprint,
+		},
+		chunks: chunks,
+		isNew:  !exists,
+	}, nil
+}
+
+func (ix *Indexer) groupsOnly(ctx context.Context, source string, it Item, same bool, groups []string, rep *Report) error {
+	if same {
+		rep.Unchanged++
+		return nil
+	}
+	if !ix.opts.DryRun {
+		if err := ix.store.SetGroups(ctx, source, it.ExternalID, groups); err != nil {
+			return err
+		}
+	}
+	rep.ACLOnly++
+	return nil
+}
+
+// writeBatch embeds the batch's chunks in batched calls, then writes each document in its own
+// transaction. An embedding failure fails every document of the batch (their previous versions
+// stay); a write failure fails that document only.
+func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepared, rep *Report) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	var texts []string
+	for _, p := range batch {
+		for _, c := range p.chunks {
+			texts = append(texts, c.Text())
+		}
+	}
+	var vecs [][]float32
+	var embedErr error
+	if !ix.opts.DryRun {
+		vecs, embedErr = ix.embedAll(ctx, texts)
+	}
+	offset := 0
+	for _, p := range batch {
+		n := len(p.chunks)
+		if embedErr != nil {
+			rep.Failed = append(rep.Failed, Failure{ExternalID: p.item.ExternalID, Err: fmt.Errorf("embed: %w", embedErr)})
+			continue
+		}
+		if !ix.opts.DryRun {
+			for i := range p.chunks {
+				p.chunks[i].Embedding = vecs[offset+i]
+			}
+			if _, _, err := ix.store.ReplaceDocument(ctx, p.doc, p.chunks); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				rep.Failed = append(rep.Failed, Failure{ExternalID: p.item.ExternalID, Err: err})
+				offset += n
+				continue
+			}
+		}
+		offset += n
+		rep.Chunks += n
+		if p.isNew {
+			rep.Added++
+		} else {
+			rep.Changed++
+		}
+	}
+	if embedErr != nil {
+		ix.logger.ErrorContext(ctx, "embedding failed; documents keep their previous version",
+			slog.String("source", source), slog.Int("documents", len(batch)), slog.String("error", embedErr.Error()))
+	}
+	return nil
+}
+
+func (ix *Indexer) embedAll(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for start := 0; start < len(texts); start += ix.opts.EmbedBatch {
+		end := min(start+ix.opts.EmbedBatch, len(texts))
+		vecs, err := ix.embedder.Embed(ctx, texts[start:end])
+		if err != nil {
+			return nil, err
+		}
+		if len(vecs) != end-start {
+			return nil, fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), end-start)
+		}
+		out = append(out, vecs...)
+	}
+	return out, nil
+}
+
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
