@@ -1,4 +1,146 @@
 package config
 
-// DiscordConfig configures the Discord adapter (see README, "Discord").
-type DiscordConfig struct{}
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Discord transport modes.
+const (
+	DiscordModeGateway = "gateway" // a bot session on Discord's gateway (websocket); the default
+	DiscordModeHTTP    = "http"    // Discord POSTs interactions to cita's HTTP endpoint
+)
+
+// Discord thread behaviours for answers posted in a guild channel.
+const (
+	DiscordThreadsButton = "button" // the answer carries a "Continue in thread" button; the default
+	DiscordThreadsAuto   = "auto"   // a thread is opened from every visible answer
+	DiscordThreadsOff    = "off"    // no threads are opened by the bot
+)
+
+// DiscordConfig configures the Discord adapter (see docs/discord.md). The zero value disables it:
+// the adapter runs only when Token is set.
+type DiscordConfig struct {
+	// Token is the bot token from the Developer Portal; use ${DISCORD_BOT_TOKEN}.
+	Token string `yaml:"token"`
+	// ApplicationID is the application's id (General Information > Application ID).
+	ApplicationID string `yaml:"application_id"`
+	// PublicKey is the application's Ed25519 public key in hex; required in http mode.
+	PublicKey string `yaml:"public_key"`
+	// Mode is "gateway" (default) or "http".
+	Mode string `yaml:"mode"`
+	// GuildIDs registers /ask in these guilds only (instant updates); empty registers it
+	// globally. DMs look the asker's roles up in these guilds.
+	GuildIDs []string `yaml:"guild_ids"`
+	// RoleGroups maps a role (its id, or its name, case-insensitive) to access groups.
+	RoleGroups map[string][]string `yaml:"role_groups"`
+	// DefaultGroups are every member's groups, on top of their roles' groups; default
+	// ["everyone"]. Set it to [] explicitly with a mapped role for everyone to lock the bot down.
+	DefaultGroups []string `yaml:"default_groups"`
+	// ChannelGroups overrides the audience of a channel: visible answers there use exactly these
+	// groups instead of the ones computed from the channel's permissions.
+	ChannelGroups map[string][]string `yaml:"channel_groups"`
+	// MessageContent asks the gateway for the privileged MESSAGE_CONTENT intent, so plain
+	// messages in the bot's threads are follow-ups. Enable it in the Developer Portal (Bot >
+	// Privileged Gateway Intents) first, or the gateway refuses the connection. Without it,
+	// `/ask` inside a thread still continues the thread's conversation.
+	MessageContent bool `yaml:"message_content"`
+	// Threads is "button" (default), "auto" or "off".
+	Threads string `yaml:"threads"`
+	// APIBaseURL replaces https://discord.com for REST calls (egress proxies, tests).
+	APIBaseURL string `yaml:"api_base_url"`
+	// HTTPPath is where the interactions endpoint is mounted in http mode; default
+	// "/discord/interactions".
+	HTTPPath string `yaml:"http_path"`
+}
+
+// Enabled reports whether the Discord adapter should run.
+func (d DiscordConfig) Enabled() bool { return d.Token != "" }
+
+// WithDefaults returns d with its defaults applied: mode gateway, threads button, default groups
+// ["everyone"] when the field was left out, and the interactions path.
+func (d DiscordConfig) WithDefaults() DiscordConfig {
+	if d.Mode == "" {
+		d.Mode = DiscordModeGateway
+	}
+	if d.Threads == "" {
+		d.Threads = DiscordThreadsButton
+	}
+	if d.DefaultGroups == nil {
+		d.DefaultGroups = []string{"everyone"}
+	}
+	if d.HTTPPath == "" {
+		d.HTTPPath = "/discord/interactions"
+	}
+	return d
+}
+
+// Validate checks an enabled Discord configuration (defaults applied or not); its error names
+// each wrong field and the fix. A disabled configuration (no token) is valid.
+func (d DiscordConfig) Validate() error {
+	if !d.Enabled() {
+		return nil
+	}
+	d = d.WithDefaults()
+	var errs []error
+	if strings.HasPrefix(d.Token, "Bot ") {
+		errs = append(errs, errors.New("discord.token: give the bare token without the \"Bot \" prefix"))
+	}
+	if d.ApplicationID == "" || !isSnowflake(d.ApplicationID) {
+		errs = append(errs, fmt.Errorf("discord.application_id: %q is not an application id; copy it from the Developer Portal (General Information)", d.ApplicationID))
+	}
+	switch d.Mode {
+	case DiscordModeGateway:
+	case DiscordModeHTTP:
+		if key, err := hex.DecodeString(d.PublicKey); err != nil || len(key) != 32 {
+			errs = append(errs, errors.New("discord.public_key: required in http mode: the 64 hex characters of the application's public key"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("discord.mode: %q is not known; use gateway or http", d.Mode))
+	}
+	switch d.Threads {
+	case DiscordThreadsButton, DiscordThreadsAuto, DiscordThreadsOff:
+	default:
+		errs = append(errs, fmt.Errorf("discord.threads: %q is not known; use button, auto or off", d.Threads))
+	}
+	for _, id := range d.GuildIDs {
+		if !isSnowflake(id) {
+			errs = append(errs, fmt.Errorf("discord.guild_ids: %q is not a guild id (a number); enable Developer Mode and use Copy Server ID", id))
+		}
+	}
+	for role, groups := range d.RoleGroups {
+		if strings.TrimSpace(role) == "" || len(groups) == 0 {
+			errs = append(errs, fmt.Errorf("discord.role_groups: role %q needs a name or id and at least one group", role))
+		}
+	}
+	for ch, groups := range d.ChannelGroups {
+		if !isSnowflake(ch) || len(groups) == 0 {
+			errs = append(errs, fmt.Errorf("discord.channel_groups: %q needs a channel id (a number) and at least one group", ch))
+		}
+	}
+	if d.APIBaseURL != "" {
+		if u, err := url.Parse(d.APIBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("discord.api_base_url: %q is not an http(s) URL such as https://discord.com", d.APIBaseURL))
+		}
+	}
+	if !strings.HasPrefix(d.HTTPPath, "/") {
+		errs = append(errs, fmt.Errorf("discord.http_path: %q must start with /", d.HTTPPath))
+	}
+	return errors.Join(errs...)
+}
+
+// isSnowflake reports whether s is a Discord id: 1-20 decimal digits.
+func isSnowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

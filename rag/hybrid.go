@@ -26,6 +26,9 @@ type HybridOptions struct {
 	// IdentifierBoost multiplies the full-text arm's weight when the query holds a code or a
 	// number ("ERR_4402", "5.440.000"): exact tokens are what full text finds and vectors blur.
 	IdentifierBoost float64
+	// ScoreAware scales each RRF contribution by the hit's normalised score in its arm (see
+	// FuseRRF).
+	ScoreAware bool
 }
 
 // DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
@@ -36,6 +39,7 @@ func DefaultHybridOptions() HybridOptions {
 		Limit:            10,
 		Weights:          map[Arm]float64{ArmFTS: 1.0, ArmVector: 0.5},
 		IdentifierBoost:  2,
+		ScoreAware:       true,
 	}
 }
 
@@ -111,7 +115,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	if HasIdentifier(req.Query) && trace.Weights[ArmFTS] > 0 && h.opts.IdentifierBoost > 0 {
 		trace.Weights[ArmFTS] *= h.opts.IdentifierBoost
 	}
-	fused := FuseRRF(trace.Arms, trace.Weights)
+	fused := FuseRRF(trace.Arms, trace.Weights, h.opts.ScoreAware)
 	if len(fused) > limit {
 		fused = fused[:limit]
 	}

@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -253,5 +254,21 @@ func TestChatStreamIdleTimeout(t *testing.T) {
 				t.Errorf("requests = %d, want 1: a started stream is not retried", len(srv.Requests()))
 			}
 		})
+	}
+}
+
+func TestChatStreamStopsWhenCallerCancels(t *testing.T) {
+	t.Parallel()
+	srv := fakeopenai.New(t, fakeopenai.WithChatFunc(fixedReply(answer)), fakeopenai.WithStreamInterval(30*time.Millisecond))
+	c, _ := newTestChat(t, srv, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var deltas int
+	_, err := c.Chat(ctx, question, func(string) { deltas++; cancel() })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if deltas != 1 {
+		t.Errorf("deltas after cancel = %d, want 1", deltas)
 	}
 }

@@ -226,8 +226,8 @@ func (w *docxWalker) emitParagraph(p *docxParagraph) {
 		level = p.outline + 1
 	}
 	switch {
-	case level == -1:
-		if !w.b.setTitle(text) {
+	case level == -1: // the Title style: the title, unless the properties already gave it
+		if !w.b.setTitle(text) && !strings.EqualFold(cleanInline(text), w.b.title) {
 			w.b.paragraph(text)
 		}
 		return

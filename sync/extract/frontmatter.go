@@ -92,7 +92,7 @@ func yamlString(v any) string {
 // in Spanish usage.
 var dateLayouts = []string{
 	time.RFC3339Nano,
-	"2006-01-02T15:04:05",
+	"2006-01-02T15:04:05.999999999",
 	"2006-01-02 15:04:05 -0700",
 	"2006-01-02 15:04:05 -07:00",
 	"2006-01-02 15:04:05",

@@ -17,6 +17,9 @@ func init() { register(extractPDF, ".pdf") }
 // extractPDF returns one section per page ("p. N") with the page's text split into paragraphs.
 // The title comes from the PDF metadata, else from the first line of text.
 func extractPDF(ctx context.Context, _ string, data []byte, _ Limits) (*Document, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
+	}
 	doc := &Document{}
 	err := withPdfium(ctx, func(p pdfium.Pdfium) error {
 		opened, err := p.OpenDocument(&requests.OpenDocument{File: &data})

@@ -1,6 +1,10 @@
 package extract
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // pdfParagraphs turns a page's text (lines ending in CRLF, no paragraph marks) into paragraphs:
 // a blank line ends one, and so does a line that ends a sentence while being clearly shorter than
@@ -23,7 +27,7 @@ func pdfParagraphs(text string) []string {
 		}
 		current.Reset()
 	}
-	for _, line := range lines {
+	for i, line := range lines {
 		if line == "" {
 			flush()
 			continue
@@ -39,7 +43,11 @@ func pdfParagraphs(text string) []string {
 			current.WriteByte(' ')
 		}
 		current.WriteString(line)
-		if endsParagraph(line, usual) {
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
+		}
+		if endsParagraph(line, next, usual) {
 			flush()
 		}
 	}
@@ -47,12 +55,26 @@ func pdfParagraphs(text string) []string {
 	return paragraphs
 }
 
-func endsParagraph(line string, usual int) bool {
-	if usual == 0 || len([]rune(line))*10 >= usual*8 {
+// endsParagraph: a line clearly shorter than a full one ends its paragraph when it ends a
+// sentence, or when it is very short (a heading, a list item) and the next line starts anew
+// with a capital, a digit or a bullet.
+func endsParagraph(line, next string, usual int) bool {
+	if usual == 0 {
+		return false
+	}
+	length := len([]rune(line))
+	if length*10 >= usual*8 {
 		return false
 	}
 	last := line[len(line)-1]
-	return last == '.' || last == ':' || last == '!' || last == '?'
+	if last == '.' || last == ':' || last == '!' || last == '?' {
+		return true
+	}
+	if length*10 >= usual*6 || next == "" || last == ',' || last == '-' {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(next)
+	return unicode.IsUpper(first) || unicode.IsDigit(first) || strings.ContainsRune("-•–·*", first)
 }
 
 // usualLineLength is the 75th percentile of line lengths in runes: the width of a full line.

@@ -91,13 +91,13 @@ func (z *safeZip) namesUnder(dir string) []string {
 	return names
 }
 
-// readMember returns a member's bytes. It returns an error wrapping fs.ErrNotExist when the member
-// is missing, ErrTooLarge when it or the running total is over the limits, and ErrCorrupt when it
+// readMember returns a member's bytes. It returns an error wrapping both ErrCorrupt and
+// fs.ErrNotExist when the member is missing, ErrTooLarge when it or the running total is over the limits, and ErrCorrupt when it
 // cannot be decompressed.
 func (z *safeZip) readMember(name string) ([]byte, error) {
 	f, ok := z.files[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: member %q missing", fs.ErrNotExist, name)
+		return nil, fmt.Errorf("%w: member %q missing (%w)", ErrCorrupt, name, fs.ErrNotExist)
 	}
 	rc, err := f.Open()
 	if err != nil {

@@ -1,0 +1,89 @@
+// Package bot is cita's platform-neutral conversation handling: a turn in, a reply with sources
+// out. It holds what Slack and Discord share: the Handler (rate limit, conversation memory,
+// answering, answer records, never-silent reasons), the access mapping from platform identities
+// to access groups, and the Store interface that bot/pgbot implements. Platform adapters
+// (bot/slack, bot/discord) turn SDK events into Incoming turns and render Outgoing replies.
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// Answerer answers one question; *rag.Pipeline satisfies it. onDelta, when non-nil, receives
+// the answer text as it is produced.
+type Answerer interface {
+	Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error)
+}
+
+// ConversationKey names one conversation: a thread of a channel of a workspace (Slack team,
+// Discord guild) on a platform. Thread is the thread's root message id; a DM without threads
+// uses the DM channel and an empty Thread.
+type ConversationKey struct {
+	Platform  string // "slack", "discord"
+	Workspace string // Slack team id, Discord guild id ("" for Discord DMs)
+	Channel   string
+	Thread    string
+}
+
+// Audience says who will see a reply, which decides whose access groups bound the search.
+type Audience int
+
+const (
+	// AudienceChannel: everyone in the channel sees the reply; the scope is the intersection of
+	// the members' groups.
+	AudienceChannel Audience = iota
+	// AudiencePrivate: only the asker sees the reply (a DM, an ephemeral reply); the scope is the
+	// asker's groups.
+	AudiencePrivate
+)
+
+// Incoming is one addressed message, already resolved by the platform adapter.
+type Incoming struct {
+	Conversation ConversationKey
+	UserID       string
+	Text         string // the question, with the bot's mention removed
+	// Scope is the access scope of everyone who will see the reply, computed by the adapter with
+	// an AccessMap (and a ScopeCache for channels). An empty scope gets a reason, never a search.
+	Scope    rag.Scope
+	Audience Audience
+	// Ephemeral replies are visible to the asker only and are not part of the thread's memory:
+	// the answer is recorded (for feedback and "how I answered") but no turn is saved.
+	Ephemeral  bool
+	ReceivedAt time.Time // when the event reached cita; zero means now
+}
+
+// Reason says why a reply is not an answer from the documents. ReasonNone means the pipeline
+// answered or abstained.
+type Reason string
+
+// The reasons a reply can carry instead of an answer; each has a sentence in ReasonText.
+const (
+	ReasonNone          Reason = ""
+	ReasonEmptyQuestion Reason = "empty_question"
+	ReasonRateLimited   Reason = "rate_limited"
+	ReasonNoGroup       Reason = "no_access_group"
+	ReasonNoCommonGroup Reason = "no_common_access_group"
+	ReasonEmptyIndex    Reason = "empty_index"
+	ReasonModelFailure  Reason = "model_failure"
+)
+
+// Outgoing is the reply to render: an answer with its sources, an abstention, or a reason.
+type Outgoing struct {
+	Text          string
+	Lang          string // "en" or "es"
+	Sources       []rag.Source
+	Abstained     bool
+	AbstainReason string
+	Reason        Reason
+	// AnswerID identifies the stored answer record for feedback buttons and the "how I answered"
+	// view; 0 when nothing was recorded (a reason reply, or the store failed).
+	AnswerID int64
+	// Answer is the pipeline's full result, nil for reason replies.
+	Answer *rag.Answer
+}
+
+// Answered reports whether the reply came from the pipeline (an answer or an abstention).
+func (o Outgoing) Answered() bool { return o.Reason == ReasonNone }

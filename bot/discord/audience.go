@@ -1,0 +1,161 @@
+package discord
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/rag"
+)
+
+// audienceTTL is how long a guild's roles, a channel's viewers and a DM user's roles are
+// reused before Discord is asked again.
+const audienceTTL = time.Minute
+
+// audience resolves scopes: the asker's own groups, and the groups every viewer of a channel
+// shares. It reads Discord through the session (its state first, in gateway mode).
+type audience struct {
+	session *discordgo.Session
+	access  accessMap
+	guilds  []string // configured guilds, where DM askers' roles are looked up
+	logger  *slog.Logger
+
+	mu    sync.Mutex
+	cache map[string]cached
+}
+
+type cached struct {
+	value any
+	until time.Time
+}
+
+func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger *slog.Logger) *audience {
+	return &audience{session: s, access: access, guilds: guilds, logger: logger, cache: map[string]cached{}}
+}
+
+// askerScope returns the asker's groups: their roles in the guild, or in a DM their roles in the
+// configured guilds. It returns rag.ErrNoScope when they have no group.
+func (a *audience) askerScope(ctx context.Context, guildID, userID string, roleIDs []string) (rag.Scope, error) {
+	if guildID != "" {
+		roles := a.guildRoles(ctx, guildID)
+		return rag.NewScope(a.access.groupsFor(guildID, roleIDs, roles)...)
+	}
+	groups := a.access.groupsFor("", nil, nil)
+	for _, g := range a.guilds {
+		roles := a.guildRoles(ctx, g)
+		memberRoles, ok := a.memberRoles(ctx, g, userID)
+		if ok {
+			groups = append(groups, a.access.groupsFor(g, memberRoles, roles)...)
+		}
+	}
+	return rag.NewScope(groups...)
+}
+
+// channelScope returns the groups every member who can see channelID shares: the configured
+// channel_groups when set, else computed from the channel's (or, for a thread, its parent's)
+// permission overwrites and the guild's roles. It returns rag.ErrNoScope when they share none,
+// and an error when Discord cannot be read (then no visible answer is given).
+func (a *audience) channelScope(ctx context.Context, guildID, channelID string) (rag.Scope, error) {
+	if groups, ok := a.access.channelGroups[channelID]; ok {
+		return rag.NewScope(groups...)
+	}
+	ch, err := a.channel(ctx, channelID)
+	if err != nil {
+		return rag.Scope{}, err
+	}
+	if ch.IsThread() && ch.ParentID != "" {
+		if groups, ok := a.access.channelGroups[ch.ParentID]; ok {
+			return rag.NewScope(groups...)
+		}
+		if ch, err = a.channel(ctx, ch.ParentID); err != nil {
+			return rag.Scope{}, err
+		}
+	}
+	guild, err := a.guild(ctx, guildID)
+	if err != nil {
+		return rag.Scope{}, err
+	}
+	viewers := viewersOf(guildID, guild.OwnerID, guild.Roles, ch.PermissionOverwrites)
+	memberRoles := map[string][]string{}
+	for _, id := range viewers.Members {
+		if roles, ok := a.memberRoles(ctx, guildID, id); ok {
+			memberRoles[id] = roles
+		}
+	}
+	scope := a.access.audienceGroups(guildID, viewers, guild.Roles, memberRoles)
+	if scope.Empty() {
+		return scope, rag.ErrNoScope
+	}
+	return scope, nil
+}
+
+func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, error) {
+	if ch, err := a.session.State.Channel(id); err == nil {
+		return ch, nil
+	}
+	v, err := a.remember("channel:"+id, func() (any, error) {
+		return a.session.Channel(id, discordgo.WithContext(ctx))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read channel %s: %w", id, err)
+	}
+	return v.(*discordgo.Channel), nil
+}
+
+func (a *audience) guild(ctx context.Context, id string) (*discordgo.Guild, error) {
+	if g, err := a.session.State.Guild(id); err == nil && len(g.Roles) > 0 {
+		return g, nil
+	}
+	v, err := a.remember("guild:"+id, func() (any, error) {
+		return a.session.Guild(id, discordgo.WithContext(ctx))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read guild %s: %w", id, err)
+	}
+	return v.(*discordgo.Guild), nil
+}
+
+// guildRoles returns the guild's roles, or nil when they cannot be read (role-name mappings then
+// do not apply, which only narrows the asker's groups).
+func (a *audience) guildRoles(ctx context.Context, guildID string) []*discordgo.Role {
+	g, err := a.guild(ctx, guildID)
+	if err != nil {
+		a.logger.WarnContext(ctx, "discord guild roles unavailable", slog.String("guild_id", guildID), slog.Any("error", err))
+		return nil
+	}
+	return g.Roles
+}
+
+// memberRoles returns a member's role ids; ok is false when they are not a member or Discord
+// cannot be read.
+func (a *audience) memberRoles(ctx context.Context, guildID, userID string) ([]string, bool) {
+	v, err := a.remember("member:"+guildID+":"+userID, func() (any, error) {
+		return a.session.GuildMember(guildID, userID, discordgo.WithContext(ctx))
+	})
+	if err != nil {
+		return nil, false
+	}
+	return v.(*discordgo.Member).Roles, true
+}
+
+// remember returns the cached value of key, or loads and caches it for audienceTTL. Errors are
+// not cached.
+func (a *audience) remember(key string, load func() (any, error)) (any, error) {
+	a.mu.Lock()
+	if c, ok := a.cache[key]; ok && time.Now().Before(c.until) {
+		a.mu.Unlock()
+		return c.value, nil
+	}
+	a.mu.Unlock()
+	v, err := load()
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.cache[key] = cached{value: v, until: time.Now().Add(audienceTTL)}
+	a.mu.Unlock()
+	return v, nil
+}

@@ -1,0 +1,61 @@
+package discord
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// restTimeout bounds one REST call to Discord, retries for 429 included.
+const restTimeout = 30 * time.Second
+
+// newSession returns a discordgo session for token whose REST calls go to baseURL when it is set.
+// discordgo computes its Endpoint* strings when the package loads, so changing
+// discordgo.EndpointDiscord later does nothing; the session's http.Client rewrites the scheme and
+// host of every request instead. It returns an error for an unparsable baseURL.
+func newSession(token, baseURL string, messageContent bool) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + token)
+	if err != nil {
+		return nil, fmt.Errorf("create discord session: %w", err)
+	}
+	s.ShouldRetryOnRateLimit = true // sleep retry_after on a 429, then retry in the same bucket
+	s.MaxRestRetries = 3
+	s.Identify.Intents = gatewayIntents(messageContent)
+	var transport http.RoundTripper = http.DefaultTransport
+	if baseURL != "" {
+		u, err := url.Parse(baseURL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("discord api base url %q: not an absolute URL", baseURL)
+		}
+		transport = &rewriteTransport{scheme: u.Scheme, host: u.Host, next: http.DefaultTransport}
+	}
+	s.Client = &http.Client{Timeout: restTimeout, Transport: transport}
+	return s, nil
+}
+
+// gatewayIntents are the events the bot needs: interactions come without intents; guild
+// messages and DMs carry thread follow-ups, and MESSAGE_CONTENT (privileged, enabled in the
+// Developer Portal) gives their text.
+func gatewayIntents(messageContent bool) discordgo.Intent {
+	i := discordgo.IntentsGuilds | discordgo.IntentsGuildMessages | discordgo.IntentsDirectMessages
+	if messageContent {
+		i |= discordgo.IntentsMessageContent
+	}
+	return i
+}
+
+// rewriteTransport sends every request to another scheme and host, keeping path and query.
+type rewriteTransport struct {
+	scheme, host string
+	next         http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.URL.Scheme, r.URL.Host, r.Host = t.scheme, t.host, t.host
+	return t.next.RoundTrip(r)
+}

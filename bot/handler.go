@@ -1,0 +1,128 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// HandlerOptions tunes a Handler; the zero value works.
+type HandlerOptions struct {
+	// HistoryTurns is how many earlier turns of the thread reach the pipeline; default 6.
+	HistoryTurns int
+	// RateLimit is the per-user question rate; zero means DefaultRateLimit.
+	RateLimit RateLimit
+	// AnswerTimeout bounds one answer; default 90 s.
+	AnswerTimeout time.Duration
+	// IndexEmpty, when set, is asked after a "no_results" abstention so the reply can say that
+	// nothing is indexed at all rather than "not found".
+	IndexEmpty func(ctx context.Context) (bool, error)
+	Logger     *slog.Logger
+	Now        func() time.Time
+}
+
+// Handler turns an Incoming turn into an Outgoing reply. It is safe for concurrent use and
+// shared by every platform adapter.
+type Handler struct {
+	answerer Answerer
+	store    Store
+	limiter  *userLimiter
+	opts     HandlerOptions
+	logger   *slog.Logger
+}
+
+// NewHandler returns a Handler answering with answerer and remembering in store.
+func NewHandler(answerer Answerer, store Store, opts HandlerOptions) *Handler {
+	if opts.HistoryTurns <= 0 {
+		opts.HistoryTurns = 6
+	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = 90 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{answerer: answerer, store: store, limiter: newUserLimiter(opts.RateLimit), opts: opts, logger: opts.Logger}
+}
+
+// Store returns the handler's store, for adapters that dedupe events and record feedback.
+func (h *Handler) Store() Store { return h.store }
+
+// Handle answers in. It never fails silently: every outcome is an answer, an abstention or a
+// reply carrying a Reason; errors are logged here, once. onDelta, when non-nil, receives the
+// answer's text as it streams (not the reason texts).
+func (h *Handler) Handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
+	start := in.ReceivedAt
+	if start.IsZero() {
+		start = h.opts.Now()
+	}
+	in.Text = strings.TrimSpace(in.Text)
+	lang := rag.AnswerLang(in.Text)
+	attrs := []any{slog.String("platform", in.Conversation.Platform), slog.String("channel_id", in.Conversation.Channel),
+		slog.String("thread_id", in.Conversation.Thread), slog.String("user_id", in.UserID)}
+	reply := func(r Reason) Outgoing {
+		h.logger.InfoContext(ctx, "not answered", append(attrs, slog.String("reason", string(r)))...)
+		return Outgoing{Text: ReasonText(lang, r), Lang: lang, Reason: r}
+	}
+	if in.Text == "" {
+		return reply(ReasonEmptyQuestion)
+	}
+	if !h.limiter.allow(in.Conversation.Platform+":"+in.Conversation.Workspace+":"+in.UserID, h.opts.Now()) {
+		return reply(ReasonRateLimited)
+	}
+	if in.Scope.Empty() {
+		if in.Audience == AudienceChannel {
+			return reply(ReasonNoCommonGroup)
+		}
+		return reply(ReasonNoGroup)
+	}
+	var history []rag.Turn
+	if !in.Ephemeral {
+		var err error
+		history, err = h.store.RecentTurns(ctx, in.Conversation, in.Scope, h.opts.HistoryTurns)
+		if err != nil { // answer without memory rather than not at all
+			h.logger.ErrorContext(ctx, "load conversation memory", append(attrs, slog.Any("error", err))...)
+		}
+	}
+	actx, cancel := context.WithTimeout(ctx, h.opts.AnswerTimeout)
+	defer cancel()
+	ans, err := h.answerer.Answer(actx, rag.Question{Text: in.Text, History: history, Scope: in.Scope}, onDelta)
+	if err != nil {
+		if errors.Is(err, rag.ErrNoScope) {
+			return reply(ReasonNoGroup)
+		}
+		h.logger.ErrorContext(ctx, "answer question", append(attrs, slog.Any("error", err))...)
+		return reply(ReasonModelFailure)
+	}
+	out := Outgoing{Text: ans.Text, Lang: ans.Lang, Sources: ans.Sources, Abstained: ans.Abstained,
+		AbstainReason: ans.AbstainReason, Answer: ans}
+	if out.Lang == "" {
+		out.Lang = lang
+	}
+	reason := ReasonNone
+	if ans.Abstained && ans.AbstainReason == "no_results" && h.opts.IndexEmpty != nil {
+		if empty, err := h.opts.IndexEmpty(ctx); err == nil && empty {
+			reason = ReasonEmptyIndex
+			out.Text, out.Reason = ReasonText(out.Lang, ReasonEmptyIndex), ReasonEmptyIndex
+		}
+	}
+	rec := newAnswerRecord(in, ans, reason, out.Text, h.opts.Now().Sub(start))
+	// The reply is owed even when the caller gives up: record it with a context of its own.
+	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer scancel()
+	id, err := h.store.SaveAnswer(sctx, rec)
+	if err != nil {
+		h.logger.ErrorContext(ctx, "record answer", append(attrs, slog.Any("error", err))...)
+	}
+	out.AnswerID = id
+	h.logger.InfoContext(ctx, "answered", append(attrs, slog.Int64("answer_id", id), slog.Bool("abstained", ans.Abstained),
+		slog.Int("citations", len(ans.Sources)), slog.Int("history_turns", len(history)), slog.Duration("took", rec.Total))...)
+	return out
+}

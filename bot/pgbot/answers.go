@@ -1,0 +1,158 @@
+package pgbot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/citahq/cita/bot"
+)
+
+// SaveAnswer implements bot.Store. The documents' groups are read from the documents table in
+// the same statement, so memory visibility never depends on what the caller claims.
+func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, error) {
+	sources, err := json.Marshal(nonNil(rec.Sources))
+	if err != nil {
+		return 0, fmt.Errorf("encode sources: %w", err)
+	}
+	hits, err := json.Marshal(nonNil(rec.TopHits))
+	if err != nil {
+		return 0, fmt.Errorf("encode top hits: %w", err)
+	}
+	timings := map[string]float64{}
+	for k, v := range rec.Timings {
+		timings[k] = float64(v.Microseconds()) / 1000
+	}
+	timingsJSON, _ := json.Marshal(timings) // a map of floats always encodes
+	c := rec.Conversation
+	var id int64
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
+			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
+			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING id, created_at`,
+			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
+			rec.Question, rec.StandaloneQuery, rec.Text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
+			string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
+			rec.Model, rec.PromptTokens, rec.CompletionTokens).Scan(&id, &rec.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("insert answer: %w", err)
+		}
+		docIDs, chunkIDs, versions := consultedColumns(rec.Consulted)
+		if len(docIDs) > 0 {
+			// A document gone from the index keeps the groups '{}' so that it hides the turn.
+			_, err = tx.Exec(ctx, `INSERT INTO bot_answer_documents (answer_id, document_id, chunk_ids, doc_version, doc_groups)
+				SELECT $1, u.doc_id, u.chunk_ids::bigint[], u.version, coalesce(d.groups, '{}')
+				FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(doc_id, chunk_ids, version)
+				LEFT JOIN documents d ON d.id = u.doc_id`, id, docIDs, chunkIDs, versions)
+			if err != nil {
+				return fmt.Errorf("insert answer documents: %w", err)
+			}
+		}
+		if rec.VisibleTo != "" {
+			return nil // an ephemeral reply is not part of the thread
+		}
+		scopeKey := joinGroups(rec.ScopeGroups)
+		_, err = tx.Exec(ctx, `INSERT INTO bot_turns (platform, workspace, channel, thread, role, author, body, scope_key, answer_id)
+			VALUES ($1,$2,$3,$4,'user',$5,$6,$8,$9), ($1,$2,$3,$4,'assistant','',$7,$8,$9)`,
+			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.Question, rec.Text, scopeKey, id)
+		if err != nil {
+			return fmt.Errorf("insert turns: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("save answer: %w", err)
+	}
+	rec.ID = id
+	return id, nil
+}
+
+// consultedColumns groups consulted chunks by document: ids, chunk id arrays as text
+// ("{1,2}", since unnest cannot take a ragged 2-D array) and versions.
+func consultedColumns(refs []bot.SourceRef) (docIDs []int64, chunkIDs []string, versions []int64) {
+	index := map[int64]int{}
+	var chunks [][]int64
+	for _, r := range refs {
+		i, ok := index[r.DocumentID]
+		if !ok {
+			i = len(docIDs)
+			index[r.DocumentID] = i
+			docIDs = append(docIDs, r.DocumentID)
+			versions = append(versions, r.DocVersion)
+			chunks = append(chunks, nil)
+		}
+		chunks[i] = append(chunks[i], r.ChunkID)
+	}
+	for _, c := range chunks {
+		s := "{"
+		for j, id := range c {
+			if j > 0 {
+				s += ","
+			}
+			s += fmt.Sprint(id)
+		}
+		chunkIDs = append(chunkIDs, s+"}")
+	}
+	return docIDs, chunkIDs, versions
+}
+
+// LoadAnswer implements bot.Store.
+func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, error) {
+	rec := &bot.AnswerRecord{ID: id}
+	var sources, hits, timings []byte
+	var reason string
+	var totalMS float64
+	c := &rec.Conversation
+	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
+		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
+		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at
+		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
+		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
+		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
+		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt)
+	if notFound(err) {
+		return nil, bot.ErrAnswerNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load answer %d: %w", id, err)
+	}
+	rec.Reason = bot.Reason(reason)
+	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
+	if err := json.Unmarshal(sources, &rec.Sources); err != nil {
+		return nil, fmt.Errorf("decode sources of answer %d: %w", id, err)
+	}
+	if err := json.Unmarshal(hits, &rec.TopHits); err != nil {
+		return nil, fmt.Errorf("decode top hits of answer %d: %w", id, err)
+	}
+	ms := map[string]float64{}
+	if err := json.Unmarshal(timings, &ms); err != nil {
+		return nil, fmt.Errorf("decode timings of answer %d: %w", id, err)
+	}
+	rec.Timings = map[string]time.Duration{}
+	for k, v := range ms {
+		rec.Timings[k] = time.Duration(v * float64(time.Millisecond))
+	}
+	return rec, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func joinGroups(groups []string) string {
+	out := ""
+	for i, g := range groups {
+		if i > 0 {
+			out += ","
+		}
+		out += g
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package bot
+
+import (
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// maxTopHits bounds the hits kept for the "how I answered" view.
+const maxTopHits = 8
+
+// newAnswerRecord builds the record of an answer given to in.
+func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, total time.Duration) *AnswerRecord {
+	rec := &AnswerRecord{
+		Conversation:    in.Conversation,
+		AskerID:         in.UserID,
+		Question:        in.Text,
+		StandaloneQuery: ans.StandaloneQuery,
+		Text:            text,
+		ScopeGroups:     in.Scope.Groups(),
+		Abstained:       ans.Abstained,
+		AbstainReason:   ans.AbstainReason,
+		Reason:          reason,
+		Evidence:        ans.Evidence,
+		Timings:         ans.Timings,
+		Total:           total,
+		Model:           ans.Usage.Model,
+		PromptTokens:    ans.Usage.PromptTokens,
+		CompletionTokens: ans.Usage.CompletionTokens,
+	}
+	if in.Ephemeral {
+		rec.VisibleTo = in.UserID
+	}
+	for _, s := range ans.Sources {
+		rec.Sources = append(rec.Sources, sourceRef(s.N, s.Hit))
+	}
+	rec.Consulted = rec.Sources
+	if ans.Search != nil {
+		for i, h := range ans.Search.Hits {
+			if i == maxTopHits {
+				break
+			}
+			rec.TopHits = append(rec.TopHits, HitRef{
+				ChunkID: h.ChunkID, DocumentID: h.DocumentID, Title: h.Title, Heading: h.Heading, Path: h.Path,
+				Score: h.Score, FTSRank: h.ArmRank[rag.ArmFTS], VectorRank: h.ArmRank[rag.ArmVector],
+			})
+		}
+		// An abstention may name the top hit's owner: that document reached the reply too.
+		if len(rec.Sources) == 0 && len(ans.Search.Hits) > 0 {
+			rec.Consulted = []SourceRef{sourceRef(0, ans.Search.Hits[0])}
+		}
+	}
+	return rec
+}
+
+func sourceRef(n int, h rag.Hit) SourceRef {
+	return SourceRef{
+		N: n, ChunkID: h.ChunkID, DocumentID: h.DocumentID, DocVersion: h.DocVersion,
+		Title: h.Title, Section: h.Section, Locator: h.Locator, URL: h.URL, Path: h.Path, UpdatedAt: h.UpdatedAt,
+	}
+}

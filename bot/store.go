@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// ErrAnswerNotFound is returned when an answer id names no stored answer.
+var ErrAnswerNotFound = errors.New("answer not found")
+
+// ErrNotVisible is returned when a user acts on an answer they cannot see: another
+// conversation, or someone else's ephemeral reply.
+var ErrNotVisible = errors.New("answer not visible to this user")
+
+// Store keeps conversation memory, answer records, feedback and event dedupe. bot/pgbot
+// implements it on PostgreSQL.
+type Store interface {
+	// SaveAnswer records an answer with the documents it used and, unless rec.VisibleTo is set
+	// (an ephemeral reply), the question and the answer as two turns of rec.Conversation, in one
+	// transaction. It returns the answer's id.
+	SaveAnswer(ctx context.Context, rec *AnswerRecord) (int64, error)
+	// RecentTurns returns up to n of the conversation's latest turns, oldest first, keeping only
+	// turns whose answer used documents that scope may read (and still may).
+	RecentTurns(ctx context.Context, conv ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error)
+	// HasTurns reports whether the bot already answered in the conversation (a follow-up there
+	// needs no mention).
+	HasTurns(ctx context.Context, conv ConversationKey) (bool, error)
+	// LoadAnswer returns the answer record with the given id, or ErrAnswerNotFound.
+	LoadAnswer(ctx context.Context, id int64) (*AnswerRecord, error)
+	// RecordFeedback stores (or replaces) a user's rating of an answer. It returns
+	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation or rates
+	// someone else's ephemeral answer.
+	RecordFeedback(ctx context.Context, fb Feedback) error
+	// MarkEvent records a platform event id and reports whether this is its first delivery.
+	MarkEvent(ctx context.Context, eventID string) (bool, error)
+}
+
+// Feedback is one user's rating of an answer, given from a conversation.
+type Feedback struct {
+	AnswerID     int64
+	Conversation ConversationKey
+	UserID       string
+	Rating       int // +1 or -1
+}
+
+// AnswerRecord is what cita keeps of one answer: enough to rate it, show how it was found and
+// tell later whether the documents it cited changed.
+type AnswerRecord struct {
+	ID           int64
+	Conversation ConversationKey
+	AskerID      string
+	// VisibleTo is the only user who saw the reply (ephemeral); empty means everyone in the
+	// conversation.
+	VisibleTo       string
+	Question        string
+	StandaloneQuery string
+	Text            string
+	ScopeGroups     []string
+	Abstained       bool
+	AbstainReason   string
+	Reason          Reason
+	Evidence        float64
+	// Sources are the cited sources, in the order shown.
+	Sources []SourceRef
+	// Consulted are the documents whose text or owner reached the reply: the cited sources, or
+	// the top hit whose owner an abstention names. Memory visibility is decided by them.
+	Consulted []SourceRef
+	// TopHits are the fused search results with their rank in each arm, for "how I answered".
+	TopHits          []HitRef
+	Timings          map[string]time.Duration
+	Total            time.Duration
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+	CreatedAt        time.Time
+}
+
+// SourceRef is one cited (or consulted) chunk with its document's version at answer time.
+type SourceRef struct {
+	N          int       `json:"n"`
+	ChunkID    int64     `json:"chunk_id"`
+	DocumentID int64     `json:"document_id"`
+	DocVersion int64     `json:"doc_version"`
+	Title      string    `json:"title"`
+	Section    string    `json:"section,omitempty"`
+	Locator    string    `json:"locator,omitempty"`
+	URL        string    `json:"url,omitempty"`
+	Path       string    `json:"path"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// HitRef is one fused search hit with its rank in each arm (0: the arm did not return it).
+type HitRef struct {
+	ChunkID    int64   `json:"chunk_id"`
+	DocumentID int64   `json:"document_id"`
+	Title      string  `json:"title"`
+	Heading    string  `json:"heading"`
+	Path       string  `json:"path"`
+	Score      float64 `json:"score"`
+	FTSRank    int     `json:"fts_rank,omitempty"`
+	VectorRank int     `json:"vector_rank,omitempty"`
+}
+
+// VisibleToUser reports whether user, acting from conv, can see the answer.
+func (r *AnswerRecord) VisibleToUser(conv ConversationKey, user string) bool {
+	if r.Conversation != conv {
+		return false
+	}
+	return r.VisibleTo == "" || r.VisibleTo == user
+}

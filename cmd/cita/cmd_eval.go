@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/eval"
+	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/sync/indexer"
+)
+
+func init() {
+	register("eval", &command{
+		summary: "measure retrieval quality on a BEIR-layout dataset",
+		usage: `Usage: cita eval --dataset DIR [--mode fts|vector|hybrid|all] [--k 10] [--json]
+
+Indexes the dataset's corpus.jsonl into an isolated namespace (a schema of its own that neither
+sees nor touches your documents, dropped afterwards), runs queries.jsonl, and scores the rankings
+against qrels/test.tsv: nDCG@10, Recall@10, MRR@10, Recall@100, and query latency p50/p95 for each
+mode. Queries with a "history" field are rewritten into standalone queries first. --json prints
+one JSON object per mode.
+
+Flags:
+`,
+		run: runEval,
+	})
+}
+
+func runEval(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("eval", e, commands["eval"].usage)
+	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
+	mode := fs.String("mode", "all", "fts, vector, hybrid or all")
+	asJSON := fs.Bool("json", false, "print one JSON object per mode")
+	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
+	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dataset == "" {
+		return fmt.Errorf("--dataset is required, e.g. --dataset ../shared/eval/xquad-es")
+	}
+	ds, err := eval.Load(*dataset)
+	if err != nil {
+		return err
+	}
+	modes := []string{*mode}
+	if *mode == "all" {
+		modes = []string{"fts", "vector", "hybrid"}
+	}
+	schema := "cita_eval_" + randomHex(6)
+	a, err := openApp(ctx, e, schema)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	defer func() {
+		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
+			e.logger.Error("drop eval namespace", slog.String("schema", schema), slog.String("error", err.Error()))
+		}
+	}()
+	ix := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger)
+	rep, err := ix.Sync(ctx, "eval:"+ds.Name, eval.Items(ds, []string{"eval"}), true)
+	if err != nil {
+		return err
+	}
+	if len(rep.Failed) > 0 {
+		return fmt.Errorf("indexing the corpus: %d documents failed, first: %s: %v", len(rep.Failed), rep.Failed[0].ExternalID, rep.Failed[0].Err)
+	}
+	if !*asJSON {
+		fmt.Fprintf(e.stdout, "%s: %d documents (%d chunks), %d queries\n", ds.Name, len(ds.Corpus), rep.Chunks, len(ds.Queries))
+		fmt.Fprintf(e.stdout, "%-7s %8s %9s %7s %10s %7s %7s\n", "mode", "nDCG@10", "Recall@10", "MRR@10", "Recall@100", "p50 ms", "p95 ms")
+	}
+	rewriter, err := a.rewriter(ctx, e)
+	if err != nil {
+		return err
+	}
+	if *weights != "" {
+		opts := rag.DefaultHybridOptions()
+		for _, kv := range splitList(*weights) {
+			var arm string
+			var w float64
+			if _, err := fmt.Sscanf(strings.Replace(kv, "=", " ", 1), "%s %g", &arm, &w); err != nil {
+				return fmt.Errorf("--weights %q: want arm=weight", kv)
+			}
+			opts.Weights[rag.Arm(arm)] = w
+		}
+		a.search = rag.NewHybrid(a.store, a.embedder, opts)
+	}
+	scope := rag.MustScope("eval")
+	for _, m := range modes {
+		res, err := eval.Run(ctx, ds, a.search, scope, m, rewriter)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if err := json.NewEncoder(e.stdout).Encode(res); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(e.stdout, "%-7s %8.4f %9.4f %7.4f %10.4f %7.2f %7.2f\n", res.Mode, res.NDCG10, res.Recall10, res.MRR10, res.Recall100, res.P50ms, res.P95ms)
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,179 @@
+package syncrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/citahq/cita/sync/indexer"
+)
+
+// Run is one row of the run history.
+type Run struct {
+	ID         int64
+	Source     string
+	Mode       string // "full" or "incremental"
+	DryRun     bool
+	StartedAt  time.Time
+	FinishedAt time.Time // zero while running, or when the process died mid-run
+	Complete   bool      // the listing finished, so deletions were applied
+	Listed     int
+	Added      int
+	Changed    int
+	Unchanged  int
+	Deleted    int
+	ACLOnly    int
+	Failed     int
+	Error      string
+}
+
+// RunFailure is one document a run could not index, with the reason.
+type RunFailure struct {
+	ExternalID string
+	Reason     string
+}
+
+// History reads and writes the run history and the per-source sync cursor (tables sync_runs,
+// sync_failures and sync_state of migration 0004).
+type History struct {
+	pool *pgxpool.Pool
+}
+
+// NewHistory returns the history stored in pool's database.
+func NewHistory(pool *pgxpool.Pool) *History { return &History{pool: pool} }
+
+func (h *History) start(ctx context.Context, source, mode string, dryRun bool) (int64, error) {
+	var id int64
+	err := h.pool.QueryRow(ctx, `INSERT INTO sync_runs (source, mode, dry_run) VALUES ($1, $2, $3) RETURNING id`,
+		source, mode, dryRun).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("record run start of %s: %w", source, err)
+	}
+	return id, nil
+}
+
+// finish writes a run's counts, error and failures in one transaction.
+func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure) error {
+	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE sync_runs SET finished_at = now(), complete = $2, listed = $3, added = $4,
+			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10 WHERE id = $1`,
+			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error)
+		if err != nil {
+			return err
+		}
+		if len(failures) == 0 {
+			return nil
+		}
+		ids, reasons := make([]string, len(failures)), make([]string, len(failures))
+		for i, f := range failures {
+			ids[i], reasons[i] = f.ExternalID, f.Err.Error()
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO sync_failures (run_id, external_id, reason)
+			SELECT $1, x.id, x.reason FROM unnest($2::text[], $3::text[]) AS x(id, reason)
+			ON CONFLICT (run_id, external_id) DO UPDATE SET reason = EXCLUDED.reason`, r.ID, ids, reasons)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record run %d of %s: %w", r.ID, r.Source, err)
+	}
+	return nil
+}
+
+const runColumns = `id, source, mode, dry_run, started_at, coalesce(finished_at, 'epoch'::timestamptz), complete,
+	listed, added, changed, unchanged, deleted, acl_only, failed, error`
+
+func scanRun(row pgx.Row) (Run, error) {
+	var r Run
+	err := row.Scan(&r.ID, &r.Source, &r.Mode, &r.DryRun, &r.StartedAt, &r.FinishedAt, &r.Complete,
+		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Error)
+	if r.FinishedAt.Equal(time.Unix(0, 0)) {
+		r.FinishedAt = time.Time{}
+	}
+	return r, err
+}
+
+// Last returns the newest run of a source that was not a dry run; ok is false when it never ran.
+func (h *History) Last(ctx context.Context, source string) (r Run, ok bool, err error) {
+	r, err = scanRun(h.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM sync_runs
+		WHERE source = $1 AND NOT dry_run ORDER BY started_at DESC, id DESC LIMIT 1`, source))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Run{}, false, nil
+	}
+	if err != nil {
+		return Run{}, false, fmt.Errorf("read last run of %s: %w", source, err)
+	}
+	return r, true, nil
+}
+
+// Runs returns a source's newest runs first, at most limit.
+func (h *History) Runs(ctx context.Context, source string, limit int) ([]Run, error) {
+	rows, err := h.pool.Query(ctx, `SELECT `+runColumns+` FROM sync_runs WHERE source = $1
+		ORDER BY started_at DESC, id DESC LIMIT $2`, source, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read runs of %s: %w", source, err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read runs of %s: %w", source, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Failures returns the documents a run could not index, by external id.
+func (h *History) Failures(ctx context.Context, runID int64) ([]RunFailure, error) {
+	rows, err := h.pool.Query(ctx, `SELECT external_id, reason FROM sync_failures WHERE run_id = $1 ORDER BY external_id`, runID)
+	if err != nil {
+		return nil, fmt.Errorf("read failures of run %d: %w", runID, err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RunFailure, error) {
+		var f RunFailure
+		return f, row.Scan(&f.ExternalID, &f.Reason)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read failures of run %d: %w", runID, err)
+	}
+	return out, nil
+}
+
+// cursor is a source's incremental sync position.
+type cursor struct {
+	PageToken  string
+	LastFullAt time.Time
+}
+
+func (h *History) cursor(ctx context.Context, source string) (cursor, error) {
+	var c cursor
+	var last *time.Time
+	err := h.pool.QueryRow(ctx, `SELECT page_token, last_full_at FROM sync_state WHERE source = $1`, source).Scan(&c.PageToken, &last)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read sync cursor of %s: %w", source, err)
+	}
+	if last != nil {
+		c.LastFullAt = *last
+	}
+	return c, nil
+}
+
+// saveCursor stores the page token; full marks a completed full listing.
+func (h *History) saveCursor(ctx context.Context, source, token string, full bool) error {
+	_, err := h.pool.Exec(ctx, `INSERT INTO sync_state (source, page_token, last_full_at)
+		VALUES ($1, $2, CASE WHEN $3 THEN now() END)
+		ON CONFLICT (source) DO UPDATE SET page_token = EXCLUDED.page_token,
+			last_full_at = CASE WHEN $3 THEN now() ELSE sync_state.last_full_at END`, source, token, full)
+	if err != nil {
+		return fmt.Errorf("save sync cursor of %s: %w", source, err)
+	}
+	return nil
+}
