@@ -68,7 +68,16 @@ const (
 	ReasonNoCommonGroup Reason = "no_common_access_group"
 	ReasonEmptyIndex    Reason = "empty_index"
 	ReasonModelFailure  Reason = "model_failure"
+	// ReasonAccessUnknown: the platform could not say who will see the reply (an API failure);
+	// adapters reply with it without calling Handle.
+	ReasonAccessUnknown Reason = "access_unknown"
 )
+
+// ReasonReply is the reply for a reason decided by an adapter, in the question's language.
+func ReasonReply(question string, r Reason) Outgoing {
+	lang := rag.AnswerLang(question)
+	return Outgoing{Text: ReasonText(lang, r), Lang: lang, Reason: r}
+}
 
 // Outgoing is the reply to render: an answer with its sources, an abstention, or a reason.
 type Outgoing struct {

@@ -62,3 +62,10 @@ func (c *TTLCache[V]) Delete(key string) {
 	defer c.mu.Unlock()
 	delete(c.entries, key)
 }
+
+// Clear forgets every entry.
+func (c *TTLCache[V]) Clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+}

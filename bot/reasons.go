@@ -9,6 +9,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonNoCommonGroup: "The members of this channel share no access group, so anything I found could reach someone who may not read it. Ask me in a DM.",
 		ReasonEmptyIndex:    "No documents are indexed yet, so I have nothing to answer from. An admin can add some with `cita index`.",
 		ReasonModelFailure:  "I couldn't answer: the answering service failed. Try again in a minute.",
+		ReasonAccessUnknown: "I couldn't check who can see this reply, so I didn't search. Try again in a minute.",
 	},
 	"es": {
 		ReasonEmptyQuestion: "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
@@ -17,6 +18,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonNoCommonGroup: "Los miembros de este canal no comparten ningún grupo de acceso, así que lo que encuentre podría llegar a alguien que no puede leerlo. Pregúntame por mensaje directo.",
 		ReasonEmptyIndex:    "Todavía no hay documentos indexados, así que no tengo de dónde responder. Un administrador puede añadirlos con `cita index`.",
 		ReasonModelFailure:  "No pude responder: falló el servicio que genera las respuestas. Inténtalo de nuevo en un minuto.",
+		ReasonAccessUnknown: "No pude comprobar quién puede ver esta respuesta, así que no busqué. Inténtalo de nuevo en un minuto.",
 	},
 }
 

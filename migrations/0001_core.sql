@@ -68,17 +68,25 @@ CREATE INDEX chunks_groups_idx ON chunks USING gin (groups);
 -- HNSW indexes are per embedding model (a partial expression index with the model's dimension),
 -- created by the application for the configured model: switching models needs no migration.
 
--- Document frequencies per lexeme, for BM25 scored inside PostgreSQL: kind 't' counts the stemmed
--- vector, kind 's' the simple one. Kept exact by statement-level triggers on chunks.
+-- Document frequencies of the stemmed vector's lexemes, for BM25 scored inside PostgreSQL.
+-- Writers never update these rows: triggers append signed deltas to lexeme_delta (no row locks,
+-- no deadlocks between indexers, a cheap insert per document), readers add the pending deltas,
+-- and cita_compact_stats() folds them in after each indexing run.
 CREATE TABLE lexeme_stats (
-    kind   "char" NOT NULL,
-    lexeme text NOT NULL,
-    df     integer NOT NULL,
-    PRIMARY KEY (kind, lexeme)
+    lexeme text PRIMARY KEY,
+    df     integer NOT NULL
 );
 -- The vocabulary for fuzzy expansion of misspelled query terms.
 CREATE INDEX lexeme_stats_trgm_idx ON lexeme_stats USING gin (lexeme public.gin_trgm_ops);
 
+CREATE TABLE lexeme_delta (
+    lexeme text NOT NULL,
+    df     integer NOT NULL
+);
+CREATE INDEX lexeme_delta_lexeme_idx ON lexeme_delta (lexeme);
+
+-- Chunk count and summed tsvector lengths (distinct lexemes) for BM25's average length: one row
+-- per kind, 't' for the stemmed vector and 's' for the simple one.
 CREATE TABLE corpus_stats (
     kind      "char" PRIMARY KEY,
     chunks    bigint NOT NULL DEFAULT 0,
@@ -91,16 +99,8 @@ CREATE FUNCTION chunks_stats_insert() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
-    INSERT INTO lexeme_stats AS s (kind, lexeme, df)
-    SELECT k, l, count(*) FROM (
-        SELECT 't'::"char" AS k, unnest(tsvector_to_array(n.tsv)) AS l FROM new_rows n
-        UNION ALL
-        SELECT 's'::"char", unnest(tsvector_to_array(n.tsv_simple)) FROM new_rows n
-    ) x
-    GROUP BY k, l
-    ORDER BY k, l -- one lock order for every writer: no deadlocks between indexers
-    ON CONFLICT (kind, lexeme) DO UPDATE SET df = s.df + EXCLUDED.df;
-
+    INSERT INTO lexeme_delta (lexeme, df)
+    SELECT l, count(*) FROM new_rows n, unnest(tsvector_to_array(n.tsv)) l GROUP BY l;
     UPDATE corpus_stats c SET chunks = c.chunks + a.n, total_len = c.total_len + a.len
     FROM (
         SELECT 't'::"char" AS kind, count(*) AS n, coalesce(sum(length(tsv)), 0) AS len FROM new_rows
@@ -118,24 +118,8 @@ CREATE FUNCTION chunks_stats_delete() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
-    WITH gone AS (
-        SELECT k, l, count(*) AS n FROM (
-            SELECT 't'::"char" AS k, unnest(tsvector_to_array(o.tsv)) AS l FROM old_rows o
-            UNION ALL
-            SELECT 's'::"char", unnest(tsvector_to_array(o.tsv_simple)) FROM old_rows o
-        ) x
-        GROUP BY k, l
-    ), locked AS (
-        SELECT s.kind, s.lexeme FROM lexeme_stats s JOIN gone g ON s.kind = g.k AND s.lexeme = g.l
-        ORDER BY s.kind, s.lexeme
-        FOR UPDATE OF s
-    )
-    UPDATE lexeme_stats s SET df = s.df - g.n
-    FROM gone g, locked
-    WHERE s.kind = g.k AND s.lexeme = g.l AND locked.kind = g.k AND locked.lexeme = g.l;
-
-    DELETE FROM lexeme_stats WHERE df <= 0;
-
+    INSERT INTO lexeme_delta (lexeme, df)
+    SELECT l, -count(*) FROM old_rows o, unnest(tsvector_to_array(o.tsv)) l GROUP BY l;
     UPDATE corpus_stats c SET chunks = c.chunks - a.n, total_len = c.total_len - a.len
     FROM (
         SELECT 't'::"char" AS kind, count(*) AS n, coalesce(sum(length(tsv)), 0) AS len FROM old_rows
@@ -144,6 +128,32 @@ BEGIN
     ) a
     WHERE c.kind = a.kind;
     RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- Folds pending deltas into lexeme_stats; one caller at a time (others return at once).
+-- +goose StatementBegin
+CREATE FUNCTION cita_compact_stats() RETURNS bigint
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+DECLARE
+    folded bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext(current_schema() || '.cita_compact_stats')) THEN
+        RETURN 0;
+    END IF;
+    WITH d AS (DELETE FROM lexeme_delta RETURNING lexeme, df),
+    agg AS (SELECT lexeme, sum(df)::int AS df FROM d GROUP BY lexeme),
+    up AS (
+        INSERT INTO lexeme_stats AS s (lexeme, df)
+        SELECT lexeme, df FROM agg ORDER BY lexeme
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + EXCLUDED.df
+        RETURNING 1
+    )
+    SELECT count(*) INTO folded FROM up;
+    DELETE FROM lexeme_stats WHERE df <= 0;
+    RETURN folded;
 END
 $$;
 -- +goose StatementEnd
@@ -157,6 +167,8 @@ CREATE TRIGGER chunks_stats_delete AFTER DELETE ON chunks
 DROP TABLE chunks;
 DROP TABLE documents;
 DROP TABLE lexeme_stats;
+DROP TABLE lexeme_delta;
+DROP FUNCTION cita_compact_stats();
 DROP TABLE corpus_stats;
 DROP FUNCTION chunks_stats_insert();
 DROP FUNCTION chunks_stats_delete();

@@ -13,8 +13,8 @@ say "cita index --access testdata/corpus.yaml testdata/corpus"
 $CITA index --access testdata/corpus.yaml testdata/corpus
 
 ask "¿Cuántos días de vacación tengo al año?"
-ask "How do I deploy Tostador to production?"
-ask --history "How do I deploy Tostador to production?" "and for staging?"
+ask --groups engineering "How do I deploy Tostador to production?"
+ask --groups engineering --history "How do I deploy Tostador to production?" "and for staging?"
 ask --groups engineering "What does ERR_4402 mean?"
 ask --groups finance "precio del SKU-77812"
 ask "What is the per diem in Madrid?"

@@ -1,38 +1,32 @@
 package discord
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 )
 
-// accessMap turns Discord roles into cita access groups, as configured.
+// accessMap turns Discord members into cita scopes, as configured: role_groups keyed by role id
+// or role name, default_groups for every member, and channel_groups overrides.
 type accessMap struct {
-	byRole        map[string][]string // role id or lower-cased role name -> groups
-	defaultGroups []string
+	roles         *bot.AccessMap
 	channelGroups map[string][]string
 }
 
 func newAccessMap(cfg config.DiscordConfig) accessMap {
-	m := accessMap{byRole: map[string][]string{}, defaultGroups: cfg.DefaultGroups, channelGroups: cfg.ChannelGroups}
-	for role, groups := range cfg.RoleGroups {
-		key := strings.TrimSpace(role)
-		if !isID(key) {
-			key = strings.ToLower(key)
-		}
-		m.byRole[key] = append(m.byRole[key], groups...)
+	return accessMap{
+		roles:         bot.NewAccessMap(nil, cfg.RoleGroups, nil, nil, cfg.DefaultGroups),
+		channelGroups: cfg.ChannelGroups,
 	}
-	return m
 }
 
-// groupsFor returns the groups of a member holding roles (ids) in a guild whose roles are
-// known (nil when they could not be loaded: only id keys then apply). The guild's @everyone role
-// (id == guild id) always counts, as do the default groups.
-func (m accessMap) groupsFor(guildID string, roleIDs []string, guildRoles []*discordgo.Role) []string {
-	groups := slices.Clone(m.defaultGroups)
+// scopeFor returns the scope of a member holding roles (ids) in a guild whose roles are known
+// (nil when they could not be loaded: only id keys then apply). The guild's @everyone role
+// (id == guild id) always counts. The scope is empty when nothing maps the member.
+func (m accessMap) scopeFor(guildID, userID string, roleIDs []string, guildRoles []*discordgo.Role) rag.Scope {
 	names := make(map[string]string, len(guildRoles))
 	for _, r := range guildRoles {
 		names[r.ID] = strings.ToLower(r.Name)
@@ -41,13 +35,15 @@ func (m accessMap) groupsFor(guildID string, roleIDs []string, guildRoles []*dis
 	if guildID != "" {
 		held = append([]string{guildID}, roleIDs...)
 	}
-	for _, id := range held {
-		groups = append(groups, m.byRole[id]...)
-		if name, ok := names[id]; ok {
-			groups = append(groups, m.byRole[name]...)
+	id := bot.Identity{UserID: userID}
+	for _, r := range held {
+		id.Roles = append(id.Roles, r)
+		if name, ok := names[r]; ok {
+			id.Roles = append(id.Roles, name)
 		}
 	}
-	return rag.NormalizeGroups(groups)
+	scope, _ := m.roles.Scope(id) // an empty scope is the answer when nothing maps the member
+	return scope
 }
 
 // Permission bits used to decide who can see a channel.
@@ -96,21 +92,17 @@ func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*d
 			v.Members = append(v.Members, o.ID)
 		}
 	}
-	sees := func(base int64, allow, deny int64) bool {
+	sees := func(base, allow, deny int64) bool {
 		if base&permAdministrator != 0 {
 			return true
 		}
-		p := base
-		p = (p &^ everyoneDeny) | everyoneAllow
+		p := (base &^ everyoneDeny) | everyoneAllow
 		p = (p &^ deny) | allow
 		return p&permViewChannel != 0
 	}
 	v.Everyone = sees(everyoneBase, 0, 0)
 	for _, r := range roles {
-		if r.ID == guildID {
-			continue
-		}
-		if sees(everyoneBase|r.Permissions, roleAllow[r.ID], roleDeny[r.ID]) {
+		if r.ID != guildID && sees(everyoneBase|r.Permissions, roleAllow[r.ID], roleDeny[r.ID]) {
 			v.Roles = append(v.Roles, r.ID)
 		}
 	}
@@ -120,46 +112,19 @@ func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*d
 	return v
 }
 
-// audienceGroups intersects the groups of every kind of viewer. memberRoles gives the roles of
+// audienceScope intersects the scopes of every kind of viewer. memberRoles gives the roles of
 // the members listed in v.Members (a member whose roles are unknown counts with none, which can
-// only narrow the result).
-func (m accessMap) audienceGroups(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) rag.Scope {
-	var sets [][]string
+// only narrow the result). The result is empty when some viewer has no group or none is shared.
+func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) rag.Scope {
+	var scopes []rag.Scope
 	if v.Everyone {
-		sets = append(sets, m.groupsFor(guildID, nil, roles))
+		scopes = append(scopes, m.scopeFor(guildID, "", nil, roles))
 	}
 	for _, r := range v.Roles {
-		sets = append(sets, m.groupsFor(guildID, []string{r}, roles))
+		scopes = append(scopes, m.scopeFor(guildID, "", []string{r}, roles))
 	}
 	for _, id := range v.Members {
-		sets = append(sets, m.groupsFor(guildID, memberRoles[id], roles))
+		scopes = append(scopes, m.scopeFor(guildID, id, memberRoles[id], roles))
 	}
-	if len(sets) == 0 {
-		return rag.Scope{}
-	}
-	scope, err := rag.NewScope(sets[0]...)
-	if err != nil {
-		return rag.Scope{}
-	}
-	for _, s := range sets[1:] {
-		other, err := rag.NewScope(s...)
-		if err != nil {
-			return rag.Scope{}
-		}
-		scope = scope.Intersect(other)
-	}
-	return scope
-}
-
-// isID reports whether s looks like a Discord id (digits only).
-func isID(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return bot.IntersectScopes(scopes)
 }

@@ -1,8 +1,8 @@
 // Package discord connects cita to Discord: the /ask slash command (gateway or HTTP
 // interactions endpoint), deferred answers edited in place with a sources embed and buttons,
-// follow-ups in the threads the bot opens, and access groups from the members' roles. It turns
-// Discord events into Core turns and Core replies into Discord messages; answering, memory and
-// feedback storage belong to the Core (the platform-neutral bot).
+// follow-ups in the threads the bot opens, and access scopes from the members' roles. It turns
+// Discord events into bot.Incoming turns and bot.Outgoing replies into Discord messages;
+// answering, memory, feedback and answer records belong to bot.Handler and its store.
 package discord
 
 import (
@@ -27,7 +27,7 @@ const workTimeout = 2 * time.Minute
 type Adapter struct {
 	cfg       config.DiscordConfig
 	session   *discordgo.Session
-	core      Core
+	handler   Handler
 	audience  *audience
 	publicKey ed25519.PublicKey
 	logger    *slog.Logger
@@ -42,14 +42,15 @@ type Adapter struct {
 	removeHandlers []func()
 }
 
-// New returns an adapter for cfg (defaults are applied) answering through core. It returns an
-// error when cfg is invalid or the session cannot be created; it does not contact Discord.
-func New(cfg config.DiscordConfig, core Core, logger *slog.Logger) (*Adapter, error) {
+// New returns an adapter for cfg (defaults are applied) answering through handler (a
+// *bot.Handler). It returns an error when cfg is invalid or the session cannot be created; it
+// does not contact Discord.
+func New(cfg config.DiscordConfig, handler Handler, logger *slog.Logger) (*Adapter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("discord configuration: %w", err)
 	}
-	if core == nil {
-		return nil, errors.New("discord adapter: core is nil")
+	if handler == nil {
+		return nil, errors.New("discord adapter: handler is nil")
 	}
 	cfg = cfg.WithDefaults()
 	if logger == nil {
@@ -60,7 +61,7 @@ func New(cfg config.DiscordConfig, core Core, logger *slog.Logger) (*Adapter, er
 		return nil, err
 	}
 	a := &Adapter{
-		cfg: cfg, session: s, core: core, logger: logger, now: time.Now,
+		cfg: cfg, session: s, handler: handler, logger: logger, now: time.Now,
 		threads: map[string]bool{},
 	}
 	a.audience = newAudience(s, newAccessMap(cfg), cfg.GuildIDs, logger)

@@ -36,31 +36,35 @@ func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger
 	return &audience{session: s, access: access, guilds: guilds, logger: logger, cache: map[string]cached{}}
 }
 
-// askerScope returns the asker's groups: their roles in the guild, or in a DM their roles in the
-// configured guilds. It returns rag.ErrNoScope when they have no group.
-func (a *audience) askerScope(ctx context.Context, guildID, userID string, roleIDs []string) (rag.Scope, error) {
+// askerScope returns the asker's scope: their roles in the guild, or in a DM their roles in
+// the configured guilds (the default groups when they are in none). It is empty when nothing
+// maps them; the Handler then replies with a reason.
+func (a *audience) askerScope(ctx context.Context, guildID, userID string, roleIDs []string) rag.Scope {
 	if guildID != "" {
-		roles := a.guildRoles(ctx, guildID)
-		return rag.NewScope(a.access.groupsFor(guildID, roleIDs, roles)...)
+		return a.access.scopeFor(guildID, userID, roleIDs, a.guildRoles(ctx, guildID))
 	}
-	groups := a.access.groupsFor("", nil, nil)
+	scopes := []rag.Scope{a.access.scopeFor("", userID, nil, nil)}
 	for _, g := range a.guilds {
-		roles := a.guildRoles(ctx, g)
-		memberRoles, ok := a.memberRoles(ctx, g, userID)
-		if ok {
-			groups = append(groups, a.access.groupsFor(g, memberRoles, roles)...)
+		if memberRoles, ok := a.memberRoles(ctx, g, userID); ok {
+			scopes = append(scopes, a.access.scopeFor(g, userID, memberRoles, a.guildRoles(ctx, g)))
 		}
 	}
-	return rag.NewScope(groups...)
+	var groups []string
+	for _, s := range scopes {
+		groups = append(groups, s.Groups()...)
+	}
+	scope, _ := rag.NewScope(groups...)
+	return scope
 }
 
-// channelScope returns the groups every member who can see channelID shares: the configured
+// channelScope returns the scope every member who can see channelID shares: the configured
 // channel_groups when set, else computed from the channel's (or, for a thread, its parent's)
-// permission overwrites and the guild's roles. It returns rag.ErrNoScope when they share none,
-// and an error when Discord cannot be read (then no visible answer is given).
+// permission overwrites and the guild's roles. It is empty when they share no group, and an
+// error when Discord cannot be read (then no visible answer is given).
 func (a *audience) channelScope(ctx context.Context, guildID, channelID string) (rag.Scope, error) {
 	if groups, ok := a.access.channelGroups[channelID]; ok {
-		return rag.NewScope(groups...)
+		scope, _ := rag.NewScope(groups...)
+		return scope, nil
 	}
 	ch, err := a.channel(ctx, channelID)
 	if err != nil {
@@ -68,7 +72,8 @@ func (a *audience) channelScope(ctx context.Context, guildID, channelID string) 
 	}
 	if ch.IsThread() && ch.ParentID != "" {
 		if groups, ok := a.access.channelGroups[ch.ParentID]; ok {
-			return rag.NewScope(groups...)
+			scope, _ := rag.NewScope(groups...)
+			return scope, nil
 		}
 		if ch, err = a.channel(ctx, ch.ParentID); err != nil {
 			return rag.Scope{}, err
@@ -85,11 +90,7 @@ func (a *audience) channelScope(ctx context.Context, guildID, channelID string) 
 			memberRoles[id] = roles
 		}
 	}
-	scope := a.access.audienceGroups(guildID, viewers, guild.Roles, memberRoles)
-	if scope.Empty() {
-		return scope, rag.ErrNoScope
-	}
-	return scope, nil
+	return a.access.audienceScope(guildID, viewers, guild.Roles, memberRoles), nil
 }
 
 func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, error) {

@@ -31,7 +31,8 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 		if question == "" {
 			return ephemeralMessage("Give me a question: `/" + askCommand + " question:…`."), nil
 		}
-		return deferred(private), func(ctx context.Context) { a.answerAsk(ctx, i, question, private) }
+		received := a.now()
+		return deferred(private), func(ctx context.Context) { a.answerAsk(ctx, i, question, private, received) }
 	case discordgo.InteractionMessageComponent:
 		action, ok := parseCustomID(i.MessageComponentData().CustomID)
 		if !ok {

@@ -2,10 +2,12 @@ package discord
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/rag"
 )
 
@@ -26,9 +28,11 @@ type rendered struct {
 	Components []discordgo.MessageComponent
 }
 
-// renderReply lays a reply out. withThreadButton adds "Continue in thread".
-func renderReply(r *Reply, withThreadButton bool) rendered {
-	out := rendered{Parts: splitText(r.Text, maxContent)}
+// renderReply lays a reply out below header (the quoted question; may be empty).
+// withThreadButton adds "Continue in thread".
+func renderReply(r bot.Outgoing, header string, withThreadButton bool) rendered {
+	out := rendered{Parts: splitText(r.Text, maxContent-units(header))}
+	out.Parts[0] = header + out.Parts[0]
 	if len(out.Parts) > maxFollowUps+1 {
 		out.Parts = out.Parts[:maxFollowUps+1]
 		last := out.Parts[maxFollowUps]
@@ -38,8 +42,8 @@ func renderReply(r *Reply, withThreadButton bool) rendered {
 	if len(r.Sources) > 0 {
 		out.Embeds = []*discordgo.MessageEmbed{sourcesEmbed(r.Sources)}
 	}
-	if r.AnswerID != "" {
-		out.Components = answerButtons(r.AnswerID, withThreadButton)
+	if r.AnswerID != 0 && r.Answered() {
+		out.Components = answerButtons(strconv.FormatInt(r.AnswerID, 10), withThreadButton)
 	}
 	return out
 }
@@ -109,14 +113,18 @@ func answerButtons(answerID string, withThread bool) []discordgo.MessageComponen
 // buttonAction is a parsed custom id.
 type buttonAction struct {
 	Kind     string // "up", "down", "how", "thread"
-	AnswerID string
+	AnswerID int64
 }
 
 // parseCustomID reads a button's custom id; ok is false for ids cita did not make.
 func parseCustomID(id string) (buttonAction, bool) {
 	for _, p := range []string{idVoteUp, idVoteDown, idExplain, idThread} {
-		if rest, found := strings.CutPrefix(id, p); found && rest != "" && len(id) <= 100 && !strings.ContainsAny(rest, ": \n") {
-			return buttonAction{Kind: strings.TrimSuffix(strings.TrimPrefix(p, "cita:"), ":"), AnswerID: rest}, true
+		if rest, found := strings.CutPrefix(id, p); found && len(id) <= 100 {
+			n, err := strconv.ParseInt(rest, 10, 64)
+			if err != nil || n <= 0 || strconv.FormatInt(n, 10) != rest {
+				return buttonAction{}, false
+			}
+			return buttonAction{Kind: strings.TrimSuffix(strings.TrimPrefix(p, "cita:"), ":"), AnswerID: n}, true
 		}
 	}
 	return buttonAction{}, false

@@ -2,17 +2,53 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/generate"
+	"github.com/citahq/cita/rag/openai"
+	"github.com/citahq/cita/rag/rewrite"
 )
 
-// pipeline wires the answering pipeline for the configured models: offline, the extractive
-// composer.
-func (a *app) pipeline(_ context.Context, _ *env) (*rag.Pipeline, error) {
-	return rag.NewPipeline(a.search, rag.Extractive{}, nil, rag.PipelineOptions{}), nil
+// pipeline wires the answering pipeline for the configured models: with a chat endpoint, the
+// model writes cited answers and rewrites follow-ups; without one, the extractive composer and
+// the offline rewriter answer offline.
+func (a *app) pipeline(ctx context.Context, e *env) (*rag.Pipeline, error) {
+	rw, err := a.rewriter(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	var composer rag.Composer = rag.Extractive{}
+	if chat, err := a.chatModel(e); err != nil {
+		return nil, err
+	} else if chat != nil {
+		composer = generate.NewLLMComposer(chat)
+	}
+	return rag.NewPipeline(a.search, composer, rw, rag.PipelineOptions{}), nil
 }
 
-// rewriter returns the follow-up rewriter for the configured models (nil until one exists).
-func (a *app) rewriter(_ context.Context, _ *env) (rag.Rewriter, error) {
-	return nil, nil
+// rewriter returns the follow-up rewriter: the model's when a chat endpoint is configured (it
+// falls back to the offline one on error), else the offline one.
+func (a *app) rewriter(_ context.Context, e *env) (rag.Rewriter, error) {
+	chat, err := a.chatModel(e)
+	if err != nil {
+		return nil, err
+	}
+	if chat != nil {
+		return rewrite.NewLLM(chat, e.logger), nil
+	}
+	return rewrite.Offline{}, nil
+}
+
+// chatModel returns the configured OpenAI-compatible chat model, or nil when none is configured.
+func (a *app) chatModel(e *env) (*openai.Chat, error) {
+	c := a.cfg.Chat
+	if c.BaseURL == "" {
+		return nil, nil
+	}
+	chat, err := openai.NewChat(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, ChatModel: c.Model, Logger: e.logger})
+	if err != nil {
+		return nil, fmt.Errorf("chat model: %w", err)
+	}
+	return chat, nil
 }

@@ -61,8 +61,13 @@ func (s *Store) lookupTerms(ctx context.Context, words []string) (terms []queryT
 			SELECT ord, 's', l FROM v, unnest(tsvector_to_array(si)) l
 			WHERE length(es) > 0 AND length(en) > 0
 		)
-		SELECT lx.ord, lx.kind, lx.lexeme, coalesce(st.df, 0)
-		FROM lx LEFT JOIN lexeme_stats st ON st.kind = lx.kind::"char" AND st.lexeme = lx.lexeme
+		SELECT lx.ord, lx.kind, lx.lexeme,
+			CASE WHEN lx.kind = 't' THEN
+				coalesce((SELECT st.df FROM lexeme_stats st WHERE st.lexeme = lx.lexeme), 0) +
+				coalesce((SELECT sum(d.df) FROM lexeme_delta d WHERE d.lexeme = lx.lexeme), 0)
+			ELSE -1 -- counted below, only for the words that need the fallback
+			END
+		FROM lx
 		ORDER BY lx.ord, lx.kind, lx.lexeme`, words)
 	if err != nil {
 		return nil, fmt.Errorf("look up query terms: %w", err)
@@ -91,8 +96,21 @@ func (s *Store) lookupTerms(ctx context.Context, words []string) (terms []queryT
 				known = true
 				terms = append(terms, t)
 			}
-			if t.Kind == "s" && t.DF > 0 {
-				simple = append(simple, t)
+		}
+		if !known {
+			for _, t := range variants {
+				if t.Kind != "s" {
+					continue
+				}
+				// A fallback for words the stemmed vocabulary lacks (names in another language):
+				// rare by nature, so counting them through the GIN index is cheap.
+				if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv_simple @@ $1::tsquery LIMIT 10000) x`,
+					tsqueryOr([]string{t.Lexeme})).Scan(&t.DF); err != nil {
+					return nil, fmt.Errorf("count %q: %w", t.Lexeme, err)
+				}
+				if t.DF > 0 {
+					simple = append(simple, t)
+				}
 			}
 		}
 		switch {
@@ -127,7 +145,7 @@ func (s *Store) nearestLexemes(ctx context.Context, word string, n int) ([]query
 		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w)
 		SELECT st.lexeme, st.df, public.similarity(st.lexeme, q.w) AS sim
 		FROM lexeme_stats st, q
-		WHERE st.lexeme OPERATOR(public.%) q.w AND st.kind = 't'
+		WHERE st.lexeme OPERATOR(public.%) q.w
 		ORDER BY sim DESC, st.df DESC, st.lexeme
 		LIMIT $2`, word, n)
 	if err != nil {

@@ -54,6 +54,9 @@ func (b *bundle) doc(t *testing.T, source, id, title, lang string, groups []stri
 	if err != nil {
 		t.Fatalf("index %s: %v", id, err)
 	}
+	if _, err := b.store.CompactStats(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	return docID
 }
 

@@ -116,12 +116,13 @@ func TestLexemeStatsFollowInsertsAndDeletes(t *testing.T) {
 		var mismatches int
 		err := b.store.Pool().QueryRow(ctx, `
 			WITH truth AS (
-				SELECT 't'::"char" AS kind, l AS lexeme, count(*)::int AS df FROM chunks, unnest(tsvector_to_array(tsv)) l GROUP BY l
-				UNION ALL
-				SELECT 's', l, count(*)::int FROM chunks, unnest(tsvector_to_array(tsv_simple)) l GROUP BY l
+				SELECT l AS lexeme, count(*)::int AS df FROM chunks, unnest(tsvector_to_array(tsv)) l GROUP BY l
+			), known AS (
+				SELECT lexeme, sum(df)::int AS df FROM (SELECT lexeme, df FROM lexeme_stats UNION ALL SELECT lexeme, df FROM lexeme_delta) x
+				GROUP BY lexeme HAVING sum(df) <> 0
 			)
-			SELECT count(*) FROM truth FULL JOIN lexeme_stats s USING (kind, lexeme)
-			WHERE truth.df IS DISTINCT FROM s.df`).Scan(&mismatches)
+			SELECT count(*) FROM truth FULL JOIN known USING (lexeme)
+			WHERE truth.df IS DISTINCT FROM known.df`).Scan(&mismatches)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,6 +144,14 @@ func TestLexemeStatsFollowInsertsAndDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after delete")
+	if _, err := b.store.CompactStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("after compaction")
+	var pending int
+	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM lexeme_delta`).Scan(&pending); err != nil || pending != 0 {
+		t.Errorf("after compaction %d deltas remain (%v)", pending, err)
+	}
 }
 
 func TestSetGroupsChangesAccessWithoutReembedding(t *testing.T) {

@@ -44,7 +44,8 @@ func NeedsContext(question string) bool {
 		if anaphora[lw] {
 			return true
 		}
-		if lw == "that" && (i == 0 || i == len(words)-1 || functionWord(words[i-1].text)) {
+		// "is that", "did that" point back; "projects that" is a relative.
+		if lw == "that" && (i == 0 || i == len(words)-1 || isFunction(words[i-1].text)) {
 			return true
 		}
 	}
@@ -61,10 +62,6 @@ func NeedsContext(question string) bool {
 	}
 	return !anchored && (content <= 1 || (content == 2 && len(words) <= 4))
 }
-
-// functionWord reports whether w is a stopword, so a following "that" is a pronoun ("is that",
-// "did that") rather than a relative ("projects that").
-func functionWord(w string) bool { return isFunction(w) }
 
 // isFunction reports whether w carries no topic: a stopword of rag.ContentTokens or a pronoun.
 func isFunction(w string) bool {

@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"strings"
 )
 
@@ -21,6 +22,7 @@ type odfWalker struct {
 	counters   []int
 	tables     []*tableState
 	sheetName  string
+	sheets     int
 	rowRepeat  int
 	cellRepeat int
 	skipDepth  int
@@ -175,9 +177,14 @@ func (w *odfWalker) endTable(tbl *tableState) {
 	if table == nil {
 		return
 	}
-	w.b.locator = "sheet " + w.sheetName
+	w.sheets++
+	name := cleanInline(w.sheetName)
+	if name == "" {
+		name = fmt.Sprintf("Sheet%d", w.sheets)
+	}
+	w.b.locator = "sheet " + name
 	w.b.resetPath()
-	w.b.stack = append(w.b.stack, headingEntry{level: 1, text: cleanInline(w.sheetName)})
+	w.b.stack = append(w.b.stack, headingEntry{level: 1, text: name})
 	w.b.startSection()
 	w.b.add(Block{Kind: TableBlock, Table: table})
 }

@@ -34,7 +34,7 @@ func extractXLSX(ctx context.Context, _ string, data []byte, limits Limits) (*Do
 	if props, err := f.GetDocProps(); err == nil && props != nil {
 		doc.Title, doc.Author, doc.Modified = cleanInline(props.Title), cleanInline(props.Creator), parseDate(props.Modified)
 	}
-	for _, sheet := range f.GetSheetList() {
+	for i, sheet := range f.GetSheetList() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -50,9 +50,13 @@ func extractXLSX(ctx context.Context, _ string, data []byte, limits Limits) (*Do
 		if table == nil {
 			continue
 		}
+		label := cleanInline(sheet)
+		if label == "" {
+			label = fmt.Sprintf("Sheet%d", i+1)
+		}
 		doc.Sections = append(doc.Sections, Section{
-			Path:    []string{sheet},
-			Locator: "sheet " + sheet,
+			Path:    []string{label},
+			Locator: "sheet " + label,
 			Blocks:  []Block{{Kind: TableBlock, Table: table}},
 		})
 	}

@@ -28,6 +28,7 @@ type Store interface {
 	DeleteDocuments(ctx context.Context, source string, externalIDs []string) (int64, error)
 	SetGroups(ctx context.Context, source, externalID string, groups []string) error
 	SetFingerprint(ctx context.Context, source, externalID, fingerprint string) error
+	CompactStats(ctx context.Context) (int64, error)
 }
 
 // Item is one document as a source lists it.
@@ -152,6 +153,11 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 			rep.Deleted = int(n)
 		} else {
 			rep.Deleted = len(gone)
+		}
+	}
+	if !ix.opts.DryRun && rep.Added+rep.Changed+rep.Deleted > 0 {
+		if _, err := ix.store.CompactStats(ctx); err != nil {
+			return rep, err
 		}
 	}
 	rep.Took = time.Since(start)

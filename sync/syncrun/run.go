@@ -128,7 +128,8 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 		run.Error = fmt.Sprintf("%d of %d documents failed and keep their previous version; first: %s: %v",
 			run.Failed, run.Listed, rep.Failed[0].ExternalID, rep.Failed[0].Err)
 	}
-	res := Result{Run: run, Took: time.Since(start)}
+	run.FinishedAt = time.Now()
+	res := Result{Run: run, Took: run.FinishedAt.Sub(start)}
 	if rep != nil {
 		res.Failures = rep.Failed
 	}

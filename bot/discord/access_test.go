@@ -1,0 +1,84 @@
+package discord
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/config"
+)
+
+func TestAudienceScopeFromPermissions(t *testing.T) {
+	t.Parallel()
+	view := int64(discordgo.PermissionViewChannel)
+	roles := []*discordgo.Role{
+		{ID: "g", Name: "@everyone", Permissions: view},
+		{ID: "hr", Name: "HR"},
+		{ID: "eng", Name: "Engineering", Permissions: view},
+		{ID: "adm", Name: "Admins", Permissions: int64(discordgo.PermissionAdministrator)},
+	}
+	role := func(id string, allow, deny int64) *discordgo.PermissionOverwrite {
+		return &discordgo.PermissionOverwrite{ID: id, Type: discordgo.PermissionOverwriteTypeRole, Allow: allow, Deny: deny}
+	}
+	access := newAccessMap(config.DiscordConfig{
+		RoleGroups:    map[string][]string{"hr": {"hr", "staff"}, "eng": {"eng", "staff"}, "Admins": {"admin", "staff", "hr", "eng"}},
+		DefaultGroups: []string{"everyone"},
+	})
+	tests := []struct {
+		name       string
+		overwrites []*discordgo.PermissionOverwrite
+		owner      string
+		want       string // scope key
+	}{
+		{"open channel: what a member without roles reads", nil, "", "everyone"},
+		{"hidden from @everyone, open to HR", []*discordgo.PermissionOverwrite{role("g", 0, view), role("hr", view, 0)}, "", "everyone,hr,staff"},
+		{"HR and Engineering share staff", []*discordgo.PermissionOverwrite{role("g", 0, view), role("hr", view, 0), role("eng", view, 0)}, "", "everyone,staff"},
+		{"Engineering's base view is cut by its deny", []*discordgo.PermissionOverwrite{role("g", 0, view), role("hr", view, 0), role("eng", 0, view)}, "", "everyone,hr,staff"},
+		{"a member let in alone counts with their roles (none known)", []*discordgo.PermissionOverwrite{role("g", 0, view), role("hr", view, 0),
+			{ID: "u9", Type: discordgo.PermissionOverwriteTypeMember, Allow: view}}, "", "everyone"},
+		{"the owner always sees the channel", []*discordgo.PermissionOverwrite{role("g", 0, view), role("hr", view, 0)}, "u1", "everyone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := viewersOf("g", tt.owner, roles, tt.overwrites)
+			if !slices.Contains(v.Roles, "adm") {
+				t.Errorf("administrators always see the channel: %+v", v)
+			}
+			got := access.audienceScope("g", v, roles, nil)
+			if got.Key() != tt.want {
+				t.Errorf("scope %q, want %q (viewers %+v)", got.Key(), tt.want, v)
+			}
+		})
+	}
+}
+
+func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
+	t.Parallel()
+	roles := []*discordgo.Role{{ID: "g", Name: "@everyone"}, {ID: "10", Name: "People Ops"}}
+	tests := []struct {
+		name     string
+		cfg      config.DiscordConfig
+		held     []string
+		rolesKnw bool
+		want     string
+	}{
+		{"by name", config.DiscordConfig{RoleGroups: map[string][]string{"people ops": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, true, "everyone,hr"},
+		{"by id", config.DiscordConfig{RoleGroups: map[string][]string{"10": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, false, "everyone,hr"},
+		{"name unknown when roles cannot be read", config.DiscordConfig{RoleGroups: map[string][]string{"People Ops": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, false, "everyone"},
+		{"@everyone mapped, no defaults", config.DiscordConfig{RoleGroups: map[string][]string{"@everyone": {"staff"}}, DefaultGroups: []string{}}, nil, true, "staff"},
+		{"nothing maps the member", config.DiscordConfig{DefaultGroups: []string{}}, []string{"10"}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var known []*discordgo.Role
+			if tt.rolesKnw {
+				known = roles
+			}
+			if got := newAccessMap(tt.cfg).scopeFor("g", "u", tt.held, known).Key(); got != tt.want {
+				t.Errorf("scope %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// answerAsk completes a deferred /ask: it works out the audience's scope and the conversation,
+// lets the bot handler answer, and edits the deferred response into the reply (overflow text as
+// follow-ups). Every outcome edits the response: an answer, an abstention or a reason.
+func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, question string, private bool, received time.Time) {
+	if !a.firstDelivery(ctx, "discord:interaction:"+i.ID) {
+		return
+	}
+	userID, roles := asker(i)
+	in := bot.Incoming{UserID: userID, Text: question, ReceivedAt: received}
+	var ch *discordgo.Channel
+	if i.GuildID != "" {
+		ch, _ = a.audience.channel(ctx, i.ChannelID) // unknown channel: treated as no thread
+	}
+	inThread := ch != nil && ch.IsThread()
+	switch {
+	case i.GuildID == "":
+		in.Conversation = conversationKey("", i.ChannelID, "")
+		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", userID, nil)
+	case private:
+		in.Conversation = a.keyFor(ctx, i.GuildID, i.ChannelID, "")
+		in.Audience, in.Ephemeral = bot.AudiencePrivate, true
+		in.Scope = a.audience.askerScope(ctx, i.GuildID, userID, roles)
+	default:
+		scope, err := a.audience.channelScope(ctx, i.GuildID, i.ChannelID)
+		if err != nil {
+			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", i.ChannelID), slog.Any("error", err))
+			a.editReason(ctx, i, channelUnreadableText(rag.AnswerLang(question)))
+			return
+		}
+		in.Audience, in.Scope = bot.AudienceChannel, scope
+		if inThread {
+			in.Conversation = conversationKey(i.GuildID, ch.ParentID, ch.ID)
+		} else {
+			in.Conversation = conversationKey(i.GuildID, i.ChannelID, a.originalMessageID(ctx, i))
+		}
+	}
+	out := a.handler.Handle(ctx, in, nil)
+	visibleInChannel := !private && i.GuildID != "" && !inThread
+	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.cfg.Threads == "button")
+	msg, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{
+		Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
+	})
+	if err != nil {
+		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
+		return
+	}
+	a.sendFollowUps(ctx, i, r.Parts[1:], private)
+	a.logger.InfoContext(ctx, "discord replied",
+		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
+		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
+		slog.Bool("private", private), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
+	if visibleInChannel && out.Answered() && a.cfg.Threads == "auto" && msg != nil && msg.ID != "" {
+		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
+			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
+		}
+	}
+}
+
+// keyFor is the conversation of a message in channelID: inside a thread {parent, thread};
+// elsewhere {channel, threadID}, threadID being the answer message's id for a visible answer
+// and empty for an ephemeral one.
+func (a *Adapter) keyFor(ctx context.Context, guildID, channelID, threadID string) bot.ConversationKey {
+	if guildID == "" {
+		return conversationKey("", channelID, "")
+	}
+	if ch, err := a.audience.channel(ctx, channelID); err == nil && ch.IsThread() && ch.ParentID != "" {
+		return conversationKey(guildID, ch.ParentID, ch.ID)
+	}
+	return conversationKey(guildID, channelID, threadID)
+}
+
+// originalMessageID returns the id of the deferred response's message: a visible answer's
+// conversation is keyed by it because a thread opened from the answer gets the same id. On
+// failure it falls back to the interaction's id (the conversation then cannot continue in a
+// thread).
+func (a *Adapter) originalMessageID(ctx context.Context, i *discordgo.Interaction) string {
+	msg, err := a.withWebhookRetry(ctx, func() (*discordgo.Message, error) {
+		return a.session.InteractionResponse(i, discordgo.WithContext(ctx))
+	})
+	if err != nil || msg == nil || msg.ID == "" {
+		a.logger.WarnContext(ctx, "discord read deferred response", slog.String("interaction_id", i.ID), slog.Any("error", err))
+		return "interaction-" + i.ID
+	}
+	return msg.ID
+}
+
+// firstDelivery reports whether an event is seen for the first time (a replayed interaction or
+// a message redelivered after a gateway resume is skipped). A store failure lets it through.
+func (a *Adapter) firstDelivery(ctx context.Context, eventID string) bool {
+	store := a.handler.Store()
+	if store == nil {
+		return true
+	}
+	first, err := store.MarkEvent(ctx, eventID)
+	if err != nil {
+		a.logger.WarnContext(ctx, "discord dedupe event", slog.String("event_id", eventID), slog.Any("error", err))
+		return true
+	}
+	if !first {
+		a.logger.InfoContext(ctx, "discord duplicate event skipped", slog.String("event_id", eventID))
+	}
+	return first
+}
+
+// questionHeader quotes the question above the answer, on one line.
+func questionHeader(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if units(q) > 300 {
+		q = truncateUnits(q, 299) + "…"
+	}
+	return "> " + escapeMarkdown(q) + "\n"
+}
+
+// editOriginal edits the deferred response, retrying while Discord does not know it yet (the
+// HTTP endpoint's reply may still be in flight).
+func (a *Adapter) editOriginal(ctx context.Context, i *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
+	return a.withWebhookRetry(ctx, func() (*discordgo.Message, error) {
+		return a.session.InteractionResponseEdit(i, edit, discordgo.WithContext(ctx))
+	})
+}
+
+func (a *Adapter) withWebhookRetry(ctx context.Context, call func() (*discordgo.Message, error)) (*discordgo.Message, error) {
+	var msg *discordgo.Message
+	var err error
+	for attempt := range 5 {
+		msg, err = call()
+		var rest *discordgo.RESTError
+		if err == nil || !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
+			return msg, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+		}
+	}
+	return msg, err
+}
+
+func (a *Adapter) sendFollowUps(ctx context.Context, i *discordgo.Interaction, parts []string, ephemeral bool) {
+	var flags discordgo.MessageFlags
+	if ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	for _, p := range parts {
+		if _, err := a.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: p, Flags: flags, AllowedMentions: noMentions}, discordgo.WithContext(ctx)); err != nil {
+			a.logger.ErrorContext(ctx, "discord follow-up", slog.String("interaction_id", i.ID), slog.Any("error", err))
+			return
+		}
+	}
+}
+
+// editReason turns the deferred response into a reason, so no interaction is left thinking.
+func (a *Adapter) editReason(ctx context.Context, i *discordgo.Interaction, text string) {
+	empty := []discordgo.MessageComponent{}
+	if _, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &empty, AllowedMentions: noMentions}); err != nil {
+		a.logger.ErrorContext(ctx, "discord edit reason", slog.String("interaction_id", i.ID), slog.Any("error", err))
+	}
+}

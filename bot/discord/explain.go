@@ -1,0 +1,66 @@
+package discord
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/citahq/cita/bot"
+)
+
+// explainText is the "How I answered" view of a stored answer: the query searched, the access
+// groups it was limited to, what each search arm found, and why it answered or abstained. It
+// shows only titles and paths of documents the answer's scope could read.
+func explainText(rec *bot.AnswerRecord) string {
+	var b strings.Builder
+	b.WriteString("**How I answered**\n")
+	fmt.Fprintf(&b, "Question: %s\n", escapeMarkdown(oneLine(rec.Question, 300)))
+	if rec.StandaloneQuery != "" && rec.StandaloneQuery != rec.Question {
+		fmt.Fprintf(&b, "Searched as: %s\n", escapeMarkdown(oneLine(rec.StandaloneQuery, 300)))
+	}
+	fmt.Fprintf(&b, "Limited to documents readable by: %s\n", strings.Join(rec.ScopeGroups, ", "))
+	switch {
+	case rec.Reason != bot.ReasonNone:
+		fmt.Fprintf(&b, "Not answered: %s\n", rec.Reason)
+	case rec.Abstained:
+		fmt.Fprintf(&b, "I did not answer from the documents (%s; evidence %.2f).\n", rec.AbstainReason, rec.Evidence)
+	default:
+		fmt.Fprintf(&b, "Answered from %d cited source(s); evidence %.2f.\n", len(rec.Sources), rec.Evidence)
+	}
+	if len(rec.TopHits) > 0 {
+		b.WriteString("\n**Best matches** (full-text rank / meaning rank):\n")
+		for n, h := range rec.TopHits {
+			fmt.Fprintf(&b, "%d. %s — %s / %s\n", n+1, escapeMarkdown(oneLine(firstNonEmpty(h.Heading, h.Title, h.Path), 120)),
+				rankText(h.FTSRank), rankText(h.VectorRank))
+		}
+	}
+	if len(rec.Timings) > 0 {
+		steps := make([]string, 0, len(rec.Timings))
+		for step, d := range rec.Timings {
+			steps = append(steps, fmt.Sprintf("%s %s", step, d.Round(time.Millisecond)))
+		}
+		sort.Strings(steps)
+		fmt.Fprintf(&b, "\nTimings: %s; total %s", strings.Join(steps, ", "), rec.Total.Round(time.Millisecond))
+		if rec.Model != "" {
+			fmt.Fprintf(&b, "; model %s", rec.Model)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func rankText(rank int) string {
+	if rank == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("#%d", rank)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if units(s) > max {
+		s = truncateUnits(s, max-1) + "…"
+	}
+	return s
+}

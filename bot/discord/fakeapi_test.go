@@ -1,0 +1,232 @@
+package discord
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// fakeDiscord is a loopback fake of the parts of Discord's REST API (v9) the adapter uses,
+// speaking its wire format. It records every request and can answer 429 once per path.
+type fakeDiscord struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	calls    []fakeCall
+	channels map[string]*discordgo.Channel
+	guilds   map[string]*discordgo.Guild
+	members  map[string]*discordgo.Member // "guild/user"
+	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
+	nextID   int64
+	botID    string
+}
+
+type fakeCall struct {
+	Method, Path, Query string
+	Body               []byte
+	At                 time.Time
+	Status             int
+}
+
+// JSON decodes the call's body.
+func (c fakeCall) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(c.Body, &m); err != nil {
+		t.Fatalf("%s %s: body %q: %v", c.Method, c.Path, c.Body, err)
+	}
+	return m
+}
+
+func newFakeDiscord(t *testing.T) *fakeDiscord {
+	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
+		members: map[string]*discordgo.Member{}, throttle: map[string]float64{}, nextID: 880000, botID: "1000"}
+	mux := http.NewServeMux()
+	const api = "/api/v9"
+	mux.HandleFunc("POST "+api+"/interactions/{id}/{token}/callback", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET "+api+"/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
+		f.writeJSON(w, discordgo.Message{ID: originalID(r.PathValue("token"))})
+	})
+	mux.HandleFunc("PATCH "+api+"/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
+		var m discordgo.Message
+		_ = json.Unmarshal(readBody(r), &m)
+		m.ID = originalID(r.PathValue("token"))
+		f.writeJSON(w, m)
+	})
+	mux.HandleFunc("POST "+api+"/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
+		f.writeJSON(w, discordgo.Message{ID: f.newID()})
+	})
+	mux.HandleFunc("POST "+api+"/channels/{ch}/messages/{msg}/threads", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(readBody(r), &body)
+		parent := f.channel(r.PathValue("ch"))
+		if parent == nil {
+			http.Error(w, `{"message":"Unknown Channel","code":10003}`, http.StatusNotFound)
+			return
+		}
+		th := &discordgo.Channel{ID: r.PathValue("msg"), Type: discordgo.ChannelTypeGuildPublicThread, GuildID: parent.GuildID,
+			ParentID: parent.ID, OwnerID: f.botID, Name: body.Name}
+		f.mu.Lock()
+		if _, dup := f.channels[th.ID]; dup {
+			f.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"message":"A thread has already been created for this message","code":160004}`)
+			return
+		}
+		f.channels[th.ID] = th
+		f.mu.Unlock()
+		f.writeJSON(w, th)
+	})
+	mux.HandleFunc("POST "+api+"/channels/{ch}/messages", func(w http.ResponseWriter, r *http.Request) {
+		f.writeJSON(w, discordgo.Message{ID: f.newID(), ChannelID: r.PathValue("ch")})
+	})
+	mux.HandleFunc("POST "+api+"/channels/{ch}/typing", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET "+api+"/channels/{ch}", func(w http.ResponseWriter, r *http.Request) {
+		if ch := f.channel(r.PathValue("ch")); ch != nil {
+			f.writeJSON(w, ch)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"message":"Unknown Channel","code":10003}`)
+	})
+	mux.HandleFunc("GET "+api+"/guilds/{g}", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		g := f.guilds[r.PathValue("g")]
+		f.mu.Unlock()
+		if g == nil {
+			http.Error(w, `{"message":"Unknown Guild","code":10004}`, http.StatusNotFound)
+			return
+		}
+		f.writeJSON(w, g)
+	})
+	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		m := f.members[r.PathValue("g")+"/"+r.PathValue("u")]
+		f.mu.Unlock()
+		if m == nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"message":"Unknown Member","code":10007}`)
+			return
+		}
+		f.writeJSON(w, m)
+	})
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(readBody(r))
+	}
+	mux.HandleFunc("PUT "+api+"/applications/{app}/commands", echo)
+	mux.HandleFunc("PUT "+api+"/applications/{app}/guilds/{g}/commands", echo)
+
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if got := r.Header.Get("Authorization"); got != "Bot test-token" {
+			t.Errorf("%s %s: authorization %q, want the bot token", r.Method, r.URL.Path, got)
+		}
+		key := r.Method + " " + r.URL.Path
+		f.mu.Lock()
+		retry, throttled := f.throttle[key]
+		delete(f.throttle, key)
+		status := http.StatusOK
+		if throttled {
+			status = http.StatusTooManyRequests
+		}
+		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, At: time.Now(), Status: status})
+		f.mu.Unlock()
+		if throttled {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":%g,"global":false}`, retry)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// originalID is the id of an interaction's original response message in the fake: the token's
+// digits, so tests can predict it.
+func originalID(token string) string { return "77" + strings.TrimPrefix(token, "tok-") }
+
+func (f *fakeDiscord) writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		f.t.Errorf("fake discord: encode: %v", err)
+	}
+}
+
+func readBody(r *http.Request) []byte {
+	b, _ := io.ReadAll(r.Body)
+	return b
+}
+
+func (f *fakeDiscord) newID() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.nextID++
+	return fmt.Sprint(f.nextID)
+}
+
+func (f *fakeDiscord) channel(id string) *discordgo.Channel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.channels[id]
+}
+
+func (f *fakeDiscord) addChannel(ch *discordgo.Channel) {
+	f.mu.Lock()
+	f.channels[ch.ID] = ch
+	f.mu.Unlock()
+}
+
+func (f *fakeDiscord) addGuild(g *discordgo.Guild) {
+	f.mu.Lock()
+	f.guilds[g.ID] = g
+	f.mu.Unlock()
+}
+
+func (f *fakeDiscord) addMember(guildID string, m *discordgo.Member) {
+	f.mu.Lock()
+	f.members[guildID+"/"+m.User.ID] = m
+	f.mu.Unlock()
+}
+
+// throttleOnce makes the next request to method+path answer 429 with retry_after seconds.
+func (f *fakeDiscord) throttleOnce(method, path string, retryAfter float64) {
+	f.mu.Lock()
+	f.throttle[method+" "+path] = retryAfter
+	f.mu.Unlock()
+}
+
+// callsTo returns the recorded calls with method whose path starts with prefix.
+func (f *fakeDiscord) callsTo(method, prefix string) []fakeCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []fakeCall
+	for _, c := range f.calls {
+		if c.Method == method && strings.HasPrefix(c.Path, "/api/v9"+prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

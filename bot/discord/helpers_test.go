@@ -1,0 +1,162 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/config"
+)
+
+// testKey is the application's signing key, from a fixed seed so runs are reproducible.
+var testKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+
+// Ids of the fake guild: @everyone (= guild id) can see #general; #hr is denied to @everyone and
+// allowed to the HR role. Member 42 holds HR, member 43 holds no role.
+const (
+	guildID   = "500"
+	roleHR    = "700"
+	chGeneral = "600"
+	chHR      = "601"
+	userHR    = "42"
+	userPlain = "43"
+	ownerID   = "1"
+)
+
+// testConfig is an http-mode configuration pointing at the fake; HR is mapped by role name.
+func testConfig(baseURL string) config.DiscordConfig {
+	return config.DiscordConfig{
+		Token: "test-token", ApplicationID: "1000", PublicKey: hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
+		Mode: config.DiscordModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
+		RoleGroups: map[string][]string{"HR": {"hr"}},
+	}
+}
+
+// seedGuild gives the fake the guild, its channels and members.
+func seedGuild(f *fakeDiscord) {
+	view := int64(discordgo.PermissionViewChannel | discordgo.PermissionSendMessages)
+	f.addGuild(&discordgo.Guild{ID: guildID, Name: "Acme", OwnerID: ownerID, Roles: []*discordgo.Role{
+		{ID: guildID, Name: "@everyone", Permissions: view},
+		{ID: roleHR, Name: "HR"},
+	}})
+	f.addChannel(&discordgo.Channel{ID: chGeneral, GuildID: guildID, Type: discordgo.ChannelTypeGuildText, Name: "general"})
+	f.addChannel(&discordgo.Channel{ID: chHR, GuildID: guildID, Type: discordgo.ChannelTypeGuildText, Name: "hr",
+		PermissionOverwrites: []*discordgo.PermissionOverwrite{
+			{ID: guildID, Type: discordgo.PermissionOverwriteTypeRole, Deny: int64(discordgo.PermissionViewChannel)},
+			{ID: roleHR, Type: discordgo.PermissionOverwriteTypeRole, Allow: int64(discordgo.PermissionViewChannel)},
+		}})
+	f.addMember(guildID, &discordgo.Member{User: &discordgo.User{ID: ownerID}, Roles: []string{roleHR}})
+	f.addMember(guildID, &discordgo.Member{User: &discordgo.User{ID: userHR}, Roles: []string{roleHR}})
+	f.addMember(guildID, &discordgo.Member{User: &discordgo.User{ID: userPlain}})
+}
+
+// newTestAdapter returns an adapter over handler talking to the fake.
+func newTestAdapter(t *testing.T, f *fakeDiscord, handler Handler, edit func(*config.DiscordConfig)) *Adapter {
+	t.Helper()
+	cfg := testConfig(f.srv.URL)
+	if edit != nil {
+		edit(&cfg)
+	}
+	a, err := New(cfg, handler, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("new adapter: %v", err)
+	}
+	t.Cleanup(func() { _ = a.Close(context.Background()) })
+	return a
+}
+
+// signedPost is a POST to the interactions endpoint signed with key at time ts.
+func signedPost(key ed25519.PrivateKey, body []byte, ts time.Time) *http.Request {
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	sig := ed25519.Sign(key, append([]byte(stamp), body...))
+	r := httptest.NewRequest(http.MethodPost, "/discord/interactions", bytes.NewReader(body))
+	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+	r.Header.Set("X-Signature-Timestamp", stamp)
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
+// post signs body, sends it to the adapter's endpoint and returns the recorded response.
+func post(t *testing.T, a *Adapter, body []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	w := httptest.NewRecorder()
+	a.HTTPHandler().ServeHTTP(w, signedPost(testKey, body, time.Now()))
+	return w
+}
+
+// interaction builds an interaction payload as Discord sends it.
+type interaction struct {
+	ID, Token, Channel, User string
+	Roles                    []string
+	DM                       bool
+	Question                 string
+	Private                  bool
+	CustomID                 string // a button click when set
+	Message                  map[string]any
+}
+
+func (in interaction) JSON(t *testing.T) []byte {
+	t.Helper()
+	m := map[string]any{"id": in.ID, "application_id": "1000", "token": in.Token, "channel_id": in.Channel, "version": 1}
+	user := map[string]any{"id": in.User, "username": "user" + in.User}
+	if in.DM {
+		m["user"] = user
+	} else {
+		m["guild_id"] = guildID
+		roles := in.Roles
+		if roles == nil {
+			roles = []string{}
+		}
+		m["member"] = map[string]any{"user": user, "roles": roles, "permissions": "2147483647"}
+	}
+	if in.CustomID != "" {
+		m["type"] = 3
+		m["data"] = map[string]any{"custom_id": in.CustomID, "component_type": 2}
+		m["message"] = in.Message
+	} else {
+		m["type"] = 2
+		opts := []map[string]any{{"name": "question", "type": 3, "value": in.Question}}
+		if in.Private {
+			opts = append(opts, map[string]any{"name": "private", "type": 5, "value": true})
+		}
+		m["data"] = map[string]any{"id": "1", "name": "ask", "type": 1, "options": opts}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// wait waits for the adapter's background work to finish.
+func wait(a *Adapter) { a.work.Wait() }
+
+// nopHandler answers every turn with a fixed reply and has no store; for transport tests.
+type nopHandler struct{ out bot.Outgoing }
+
+func (h nopHandler) Handle(context.Context, bot.Incoming, func(string)) bot.Outgoing { return h.out }
+func (h nopHandler) Store() bot.Store                                               { return nil }
+
+// toJSONAny round-trips v through JSON, as Discord would receive it.
+func toJSONAny(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package discord
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// onMessage handles a gateway message: in a thread the bot owns it is a follow-up, in a DM a
+// question. Other messages are ignored.
+func (a *Adapter) onMessage(m *discordgo.Message) {
+	if m.Author == nil || m.Author.Bot {
+		return
+	}
+	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) })
+}
+
+// answerMessage answers a follow-up in an owned thread, or a DM, with a message that replies to
+// it. Every outcome is a reply: an answer, an abstention or a reason.
+func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
+	received := a.now()
+	in := bot.Incoming{UserID: m.Author.ID, Text: strings.TrimSpace(m.Content), ReceivedAt: received}
+	if m.GuildID == "" {
+		in.Conversation = conversationKey("", m.ChannelID, "")
+		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", m.Author.ID, nil)
+	} else {
+		ch, err := a.audience.channel(ctx, m.ChannelID)
+		if err != nil || !ch.IsThread() || !a.ownsThread(ch) {
+			return
+		}
+		if in.Text == "" {
+			// With the MESSAGE_CONTENT intent off, guild messages arrive without text.
+			a.logger.DebugContext(ctx, "discord thread message without content", slog.String("channel_id", m.ChannelID))
+			return
+		}
+		in.Conversation = conversationKey(m.GuildID, ch.ParentID, ch.ID)
+		in.Audience = bot.AudienceChannel
+		if in.Scope, err = a.audience.channelScope(ctx, m.GuildID, m.ChannelID); err != nil {
+			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
+			a.replyTo(ctx, m, rendered{Parts: []string{channelUnreadableText(rag.AnswerLang(in.Text))}})
+			return
+		}
+	}
+	if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+		return
+	}
+	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
+		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))
+	}
+	out := a.handler.Handle(ctx, in, nil)
+	a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+	a.logger.InfoContext(ctx, "discord replied to message",
+		slog.String("guild_id", m.GuildID), slog.String("channel_id", m.ChannelID), slog.Int64("answer_id", out.AnswerID),
+		slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)), slog.String("scope", in.Scope.Key()),
+		slog.Duration("took", a.now().Sub(received)))
+}
+
+// replyTo posts out in m's channel as a reply to m: the first part with the embed and buttons,
+// then the overflow parts.
+func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendered) {
+	for n, part := range out.Parts {
+		send := &discordgo.MessageSend{Content: part, AllowedMentions: noMentions}
+		if n == 0 {
+			send.Embeds, send.Components, send.Reference = out.Embeds, out.Components, m.Reference()
+		}
+		if _, err := a.session.ChannelMessageSendComplex(m.ChannelID, send, discordgo.WithContext(ctx)); err != nil {
+			a.logger.ErrorContext(ctx, "discord send reply", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
+			return
+		}
+	}
+}

@@ -1,0 +1,148 @@
+// Package slack is cita's Slack adapter: Socket Mode (default) or the Events API over HTTP in,
+// bot.Handler turns, and threaded replies out (a placeholder at once, the answer streamed into it
+// within Slack's rate limits, sources, feedback buttons and a "how I answered" view).
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// Options configures an Adapter.
+type Options struct {
+	BotToken      string
+	AppToken      string // Socket Mode
+	SigningSecret string // HTTP mode
+	// APIURL is the Web API base; it must end with "/". Empty means Slack's.
+	APIURL string
+	// HTTPClient, when set, makes the Web API calls (proxies, tests).
+	HTTPClient *http.Client
+
+	Handler *bot.Handler
+	Store   bot.Store
+	Access  *bot.AccessMap
+	// ScopeTTL bounds how long identities and channel scopes are cached; default 10 minutes.
+	ScopeTTL time.Duration
+	// UpdateInterval spaces chat.update calls while an answer streams; default 1 s (Slack allows
+	// about one update per second per channel).
+	UpdateInterval time.Duration
+	// Placeholder is the text posted at once; default "Looking…".
+	Placeholder string
+	// Trace, when set, is told when each visible step happens, measured from the moment the event
+	// reached cita: "placeholder" (the first visible response) and "final".
+	Trace  func(stage string, sinceReceived time.Duration)
+	Logger *slog.Logger
+	// Now is the clock for signature windows; nil means time.Now.
+	Now func() time.Time
+}
+
+// Adapter connects one Slack app to a bot.Handler. Construct it with New, run it with
+// RunSocketMode or mount HTTPHandler, and call Shutdown to let answers in flight finish.
+type Adapter struct {
+	api       *slack.Client
+	opts      Options
+	logger    *slog.Logger
+	botUserID string
+	teamID    string
+
+	identities *bot.TTLCache[bot.Identity]
+	scopes     *bot.TTLCache[rag.Scope]
+	roles      *bot.TTLCache[map[string][]string] // user id -> user group ids and handles
+
+	// work outlives the serving context so that answers in flight finish on shutdown.
+	work       context.Context
+	cancelWork context.CancelFunc
+	inflight   sync.WaitGroup
+}
+
+// New returns an adapter after checking the bot token with auth.test (which also tells the
+// bot's own user id). It returns an error naming the token or URL at fault.
+func New(ctx context.Context, opts Options) (*Adapter, error) {
+	if opts.Handler == nil || opts.Store == nil || opts.Access == nil {
+		return nil, errors.New("slack adapter: Handler, Store and Access are required")
+	}
+	if opts.ScopeTTL <= 0 {
+		opts.ScopeTTL = 10 * time.Minute
+	}
+	if opts.UpdateInterval <= 0 {
+		opts.UpdateInterval = time.Second
+	}
+	if opts.Placeholder == "" {
+		opts.Placeholder = "Looking…"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	clientOpts := []slack.Option{}
+	if opts.APIURL != "" {
+		clientOpts = append(clientOpts, slack.OptionAPIURL(opts.APIURL))
+	}
+	if opts.AppToken != "" {
+		clientOpts = append(clientOpts, slack.OptionAppLevelToken(opts.AppToken))
+	}
+	if opts.HTTPClient != nil {
+		clientOpts = append(clientOpts, slack.OptionHTTPClient(opts.HTTPClient))
+	}
+	api := slack.New(opts.BotToken, clientOpts...)
+	auth, err := api.AuthTestContext(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("slack auth.test (check slack.bot_token and slack.api_url): %w", err)
+	}
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	return &Adapter{
+		api: api, opts: opts, logger: opts.Logger, botUserID: auth.UserID, teamID: auth.TeamID,
+		identities: bot.NewTTLCache[bot.Identity](opts.ScopeTTL, nil),
+		scopes:     bot.NewTTLCache[rag.Scope](opts.ScopeTTL, nil),
+		roles:      bot.NewTTLCache[map[string][]string](opts.ScopeTTL, nil),
+		work:       work, cancelWork: cancel,
+	}, nil
+}
+
+// BotUserID returns the bot's Slack user id (from auth.test).
+func (a *Adapter) BotUserID() string { return a.botUserID }
+
+// goWork runs fn in the background under the adapter's work context, counted for Shutdown.
+func (a *Adapter) goWork(fn func(ctx context.Context)) {
+	a.inflight.Add(1)
+	go func() {
+		defer a.inflight.Done()
+		fn(a.work)
+	}()
+}
+
+// Shutdown waits for the answers in flight to finish, or cancels them when ctx ends first. It
+// returns ctx's error in that case.
+func (a *Adapter) Shutdown(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { a.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		a.cancelWork()
+		return nil
+	case <-ctx.Done():
+		a.cancelWork()
+		<-done
+		return fmt.Errorf("slack: answers still in flight at shutdown: %w", ctx.Err())
+	}
+}
+
+func (a *Adapter) trace(stage string, received time.Time) {
+	d := time.Since(received)
+	if a.opts.Trace != nil {
+		a.opts.Trace(stage, d)
+	}
+	a.logger.Debug("slack reply step", slog.String("stage", stage), slog.Float64("since_event_ms", float64(d.Microseconds())/1000))
+}

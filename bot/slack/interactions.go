@@ -1,0 +1,88 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+)
+
+// handleInteraction processes a click on the buttons under an answer.
+func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCallback) {
+	if cb.Type != slack.InteractionTypeBlockActions {
+		return
+	}
+	channel := cb.Channel.ID
+	if channel == "" {
+		channel = cb.Container.ChannelID
+	}
+	thread := cb.Container.ThreadTs
+	if thread == "" {
+		thread = cb.Message.ThreadTimestamp
+	}
+	conv := bot.ConversationKey{Platform: "slack", Workspace: cb.Team.ID, Channel: channel, Thread: thread}
+	for _, act := range cb.ActionCallback.BlockActions {
+		id, err := strconv.ParseInt(act.Value, 10, 64)
+		if err != nil {
+			continue // not one of cita's buttons
+		}
+		switch act.ActionID {
+		case actionHelpful, actionNotHelpful:
+			rating := 1
+			if act.ActionID == actionNotHelpful {
+				rating = -1
+			}
+			a.feedback(ctx, conv, cb.User.ID, id, rating, thread)
+		case actionExplain:
+			a.explain(ctx, conv, cb.User.ID, id, thread)
+		}
+	}
+}
+
+func (a *Adapter) feedback(ctx context.Context, conv bot.ConversationKey, user string, answerID int64, rating int, thread string) {
+	err := a.opts.Store.RecordFeedback(ctx, bot.Feedback{AnswerID: answerID, Conversation: conv, UserID: user, Rating: rating})
+	text := "Thanks, noted: this helps improve the answers."
+	switch {
+	case errors.Is(err, bot.ErrNotVisible), errors.Is(err, bot.ErrAnswerNotFound):
+		text = "You can only rate answers you were shown."
+	case err != nil:
+		a.logger.ErrorContext(ctx, "record feedback", slog.Int64("answer_id", answerID), slog.Any("error", err))
+		text = "I couldn't save your rating. Try again in a minute."
+	default:
+		a.logger.InfoContext(ctx, "feedback", slog.Int64("answer_id", answerID), slog.Int("rating", rating))
+	}
+	a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText(text, false))
+}
+
+func (a *Adapter) explain(ctx context.Context, conv bot.ConversationKey, user string, answerID int64, thread string) {
+	rec, err := a.opts.Store.LoadAnswer(ctx, answerID)
+	if err != nil && !errors.Is(err, bot.ErrAnswerNotFound) {
+		a.logger.ErrorContext(ctx, "load answer", slog.Int64("answer_id", answerID), slog.Any("error", err))
+		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("I couldn't load how I answered. Try again in a minute.", false))
+		return
+	}
+	if rec == nil || !rec.VisibleToUser(conv, user) {
+		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("That answer isn't one you were shown.", false))
+		return
+	}
+	blocks, fallback := renderExplain(rec)
+	a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+}
+
+// ephemeral posts a message only user sees, in thread when set.
+func (a *Adapter) ephemeral(ctx context.Context, channel, user, thread string, opts ...slack.MsgOption) {
+	if thread != "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	err := withRetry(ctx, func() error {
+		_, err := a.api.PostEphemeralContext(ctx, channel, user, opts...)
+		return err
+	})
+	if err != nil {
+		a.logger.ErrorContext(ctx, "post slack ephemeral", slog.String("channel_id", channel), slog.Any("error", err))
+	}
+}

@@ -1,0 +1,147 @@
+package slack
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// Slack's limits for one message.
+const (
+	maxSectionChars = 3000 // text of one section block
+	maxBlocks       = 50   // blocks per message
+	maxContextElems = 10   // elements of one context block
+	maxFallback     = 3000 // the notification text; Slack truncates text at 40,000
+)
+
+// Action ids of the buttons under an answer; their value is the answer id.
+const (
+	actionHelpful    = "cita_helpful"
+	actionNotHelpful = "cita_not_helpful"
+	actionExplain    = "cita_explain"
+)
+
+// renderReply returns the blocks of a final reply and its notification text. Answers longer than
+// one section are split at paragraph, line or sentence ends; past the block limit the text is cut
+// with a note.
+func renderReply(out bot.Outgoing) ([]slack.Block, string) {
+	var tail []slack.Block
+	if len(out.Sources) > 0 {
+		tail = append(tail, sourcesBlock(out.Sources)...)
+	}
+	if out.AnswerID != 0 && out.Answered() {
+		tail = append(tail, actionsBlock(out.AnswerID, out.Lang))
+	}
+	parts := splitText(escape(out.Text), maxSectionChars)
+	room := maxBlocks - len(tail)
+	if len(parts) > room {
+		parts = parts[:room]
+		last := parts[room-1]
+		note := "\n… (cut: the answer is longer than one Slack message)"
+		parts[room-1] = truncate(last, maxSectionChars-len(note)) + note
+	}
+	blocks := make([]slack.Block, 0, len(parts)+len(tail))
+	for _, p := range parts {
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p, false, false), nil, nil))
+	}
+	return append(blocks, tail...), truncate(escape(out.Text), maxFallback)
+}
+
+// sourcesBlock renders sources as context blocks of links: "[1] Title › Section · updated
+// 2025-03-04", ten to a block.
+func sourcesBlock(sources []rag.Source) []slack.Block {
+	var blocks []slack.Block
+	var elems []slack.MixedElement
+	for _, s := range sources {
+		label := s.Title
+		if s.Section != "" {
+			label += " › " + s.Section
+		}
+		if s.Locator != "" {
+			label += " (" + s.Locator + ")"
+		}
+		label = escape(strings.NewReplacer("|", "¦", "\n", " ").Replace(label))
+		if s.URL != "" {
+			label = "<" + s.URL + "|" + label + ">"
+		}
+		text := fmt.Sprintf("[%d] %s", s.N, label)
+		if !s.UpdatedAt.IsZero() {
+			text += " · updated " + s.UpdatedAt.Format("2006-01-02")
+		}
+		elems = append(elems, slack.NewTextBlockObject(slack.MarkdownType, truncate(text, maxSectionChars), false, false))
+		if len(elems) == maxContextElems {
+			blocks = append(blocks, slack.NewContextBlock("", elems...))
+			elems = nil
+		}
+	}
+	if len(elems) > 0 {
+		blocks = append(blocks, slack.NewContextBlock("", elems...))
+	}
+	return blocks
+}
+
+func actionsBlock(answerID int64, lang string) slack.Block {
+	id := strconv.FormatInt(answerID, 10)
+	explain := "How I answered"
+	if lang == "es" {
+		explain = "Cómo respondí"
+	}
+	return slack.NewActionBlock("cita_answer_"+id,
+		slack.NewButtonBlockElement(actionHelpful, id, slack.NewTextBlockObject(slack.PlainTextType, "👍", true, false)),
+		slack.NewButtonBlockElement(actionNotHelpful, id, slack.NewTextBlockObject(slack.PlainTextType, "👎", true, false)),
+		slack.NewButtonBlockElement(actionExplain, id, slack.NewTextBlockObject(slack.PlainTextType, explain, false, false)),
+	)
+}
+
+// escape makes text safe for mrkdwn: &, < and > become entities (Slack's rule).
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut with "…".
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// splitText splits s into parts of at most n bytes, preferring paragraph ends, then line ends,
+// then sentence ends, then spaces; a part never splits a rune or an entity like &amp;.
+func splitText(s string, n int) []string {
+	var parts []string
+	for len(s) > n {
+		cut := -1
+		for _, sep := range []string{"\n\n", "\n", ". ", " "} {
+			if i := strings.LastIndex(s[:n], sep); i > n/2 {
+				cut = i + len(sep)
+				break
+			}
+		}
+		if cut < 0 {
+			cut = n
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			if amp := strings.LastIndexByte(s[:cut], '&'); amp >= 0 && amp > cut-6 && !strings.Contains(s[amp:cut], ";") {
+				cut = amp
+			}
+		}
+		parts = append(parts, strings.TrimRight(s[:cut], " \n"))
+		s = strings.TrimLeft(s[cut:], " \n")
+	}
+	if s != "" || len(parts) == 0 {
+		parts = append(parts, s)
+	}
+	return parts
+}

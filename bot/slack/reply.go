@@ -1,0 +1,132 @@
+package slack
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+)
+
+// reply is one answer's message in a thread: a placeholder posted at once, updated at most once
+// per UpdateInterval while the answer streams, then replaced by the final answer. When Slack
+// throttles the updates (429) it stops updating and writes the final answer once, after the
+// Retry-After.
+type reply struct {
+	a        *Adapter
+	channel  string
+	threadTS string
+	received time.Time
+	ts       string // the placeholder's timestamp; "" when it could not be posted
+
+	mu        sync.Mutex
+	text      strings.Builder
+	dirty     bool
+	throttled bool
+	stop      chan struct{}
+	stopped   sync.WaitGroup
+}
+
+// newReply posts the placeholder in q's thread and starts the updater.
+func (a *Adapter) newReply(ctx context.Context, q question) *reply {
+	r := &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, stop: make(chan struct{})}
+	_, ts, err := a.api.PostMessageContext(ctx, r.channel, r.inThread(slack.MsgOptionText(a.opts.Placeholder, false))...)
+	if err != nil {
+		a.logger.WarnContext(ctx, "post slack placeholder", slog.String("channel_id", r.channel), slog.Any("error", err))
+		// A reaction is the cheaper visible acknowledgement when posting is throttled.
+		if rerr := a.api.AddReactionContext(ctx, "eyes", slack.ItemRef{Channel: q.channel, Timestamp: q.ts}); rerr == nil {
+			a.trace("placeholder", q.received)
+		}
+	} else {
+		r.ts = ts
+		a.trace("placeholder", q.received)
+	}
+	if r.ts != "" {
+		r.stopped.Add(1)
+		go r.updateLoop(ctx)
+	}
+	return r
+}
+
+// inThread adds the thread option to opts when the reply goes in a thread.
+func (r *reply) inThread(opts ...slack.MsgOption) []slack.MsgOption {
+	if r.threadTS == "" {
+		return opts
+	}
+	return append(opts, slack.MsgOptionTS(r.threadTS))
+}
+
+// delta receives streamed answer text.
+func (r *reply) delta(d string) {
+	r.mu.Lock()
+	r.text.WriteString(d)
+	r.dirty = true
+	r.mu.Unlock()
+}
+
+// updateLoop writes the streamed text into the placeholder, at most once per interval.
+func (r *reply) updateLoop(ctx context.Context) {
+	defer r.stopped.Done()
+	tick := time.NewTicker(r.a.opts.UpdateInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		r.mu.Lock()
+		if !r.dirty || r.throttled {
+			r.mu.Unlock()
+			continue
+		}
+		text := r.text.String()
+		r.dirty = false
+		r.mu.Unlock()
+		_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(escape(truncate(text, maxSectionChars-2))+" …", false))
+		if wait, ok := rateLimited(err); ok {
+			r.mu.Lock()
+			r.throttled = true
+			r.mu.Unlock()
+			r.a.logger.InfoContext(ctx, "slack updates throttled; the final answer will be written once", slog.String("channel_id", r.channel), slog.Duration("retry_after", wait))
+		} else if err != nil {
+			r.a.logger.WarnContext(ctx, "update slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
+		}
+	}
+}
+
+// finish writes the final reply: into the placeholder when there is one (waiting out 429s),
+// else, or when that fails, as one new message in the thread.
+func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
+	close(r.stop)
+	r.stopped.Wait()
+	blocks, fallback := renderReply(out)
+	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
+	var err error
+	if r.ts != "" {
+		err = withRetry(ctx, func() error {
+			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)
+			return err
+		})
+		if err == nil {
+			r.a.trace("final", r.received)
+			return
+		}
+		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))
+	}
+	err = withRetry(ctx, func() error {
+		_, _, err := r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
+		return err
+	})
+	if err != nil {
+		r.a.logger.ErrorContext(ctx, "post slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
+		return
+	}
+	r.a.trace("final", r.received)
+}

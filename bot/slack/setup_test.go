@@ -1,0 +1,240 @@
+package slack_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/internal/bottest"
+	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/rag"
+)
+
+const secret = "8f742231b10e8888abcd99yyyzzz85a5"
+
+// recorder wraps the real pipeline and keeps the questions it was asked.
+type recorder struct {
+	inner bot.Answerer
+	mu    sync.Mutex
+	asked []rag.Question
+}
+
+func (r *recorder) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
+	r.mu.Lock()
+	r.asked = append(r.asked, q)
+	r.mu.Unlock()
+	return r.inner.Answer(ctx, q, onDelta)
+}
+
+func (r *recorder) questions() []rag.Question {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]rag.Question(nil), r.asked...)
+}
+
+type bundle struct {
+	env      *bottest.Env
+	fake     *fakeSlack
+	adapter  *slackbot.Adapter
+	answerer *recorder
+	http     *httptest.Server
+
+	mu     sync.Mutex
+	traces map[string][]time.Duration
+}
+
+// setup wires a real store, pipeline and handler to an adapter talking to a fake Slack. The
+// workspace: U1, U2 (example.com: everyone), UHR (hr@example.com: hr too), UEXT (partner.com:
+// no group). Channels: C1 {U1,U2}, CHR {UHR}, CMIX {UHR,U1}, CEXT {U1,UEXT}, all with the bot.
+func setup(t *testing.T, tweak ...func(*slackbot.Options)) *bundle {
+	t.Helper()
+	b := &bundle{env: bottest.New(t), fake: newFakeSlack(t), traces: map[string][]time.Duration{}}
+	for _, u := range []fakeUser{{ID: "U1", Email: "ana@example.com"}, {ID: "U2", Email: "ben@example.com"},
+		{ID: "UHR", Email: "hr@example.com"}, {ID: "UEXT", Email: "contractor@partner.com"}} {
+		b.fake.user(u)
+	}
+	b.fake.channel("C1", "U1", "U2", "UBOT")
+	b.fake.channel("CHR", "UHR", "UBOT")
+	b.fake.channel("CMIX", "UHR", "U1", "UBOT")
+	b.fake.channel("CEXT", "U1", "UEXT", "UBOT")
+	b.answerer = &recorder{inner: b.env.Pipeline}
+	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	opts := slackbot.Options{
+		BotToken: "xoxb-test", AppToken: "xapp-test", SigningSecret: secret, APIURL: b.fake.APIURL(),
+		Handler: bot.NewHandler(b.answerer, b.env.Bot, bot.HandlerOptions{Logger: logger, IndexEmpty: b.env.Bot.IndexEmpty}),
+		Store:   b.env.Bot,
+		Access: bot.NewAccessMap(nil, nil, map[string][]string{"hr@example.com": {"hr"}},
+			map[string][]string{"example.com": {"everyone"}}, nil),
+		Logger: logger,
+		Trace: func(stage string, d time.Duration) {
+			b.mu.Lock()
+			b.traces[stage] = append(b.traces[stage], d)
+			b.mu.Unlock()
+		},
+	}
+	for _, f := range tweak {
+		f(&opts)
+	}
+	a, err := slackbot.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.adapter = a
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	b.http = httptest.NewServer(a.HTTPHandler("/slack"))
+	t.Cleanup(b.http.Close)
+	return b
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// event is the data of the payload templates in testdata.
+type event struct {
+	EventID, Team, Channel, User, Text, TS, ThreadTS, ChannelType, BotID string
+}
+
+func payload(t *testing.T, name string, data any) []byte {
+	t.Helper()
+	tmpl, err := template.ParseFiles("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(buf.Bytes()) && strings.HasSuffix(name, ".json") {
+		t.Fatalf("%s renders invalid JSON:\n%s", name, buf.String())
+	}
+	return buf.Bytes()
+}
+
+func sign(body []byte, ts time.Time, key string) (string, string) {
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(key))
+	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
+	return stamp, "v0=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// post sends a signed request to the adapter's HTTP endpoint and returns the status and body.
+func (b *bundle) post(t *testing.T, path, contentType string, body []byte, header http.Header) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.http.URL+path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	stamp, sig := sign(body, time.Now(), secret)
+	req.Header.Set("X-Slack-Request-Timestamp", stamp)
+	req.Header.Set("X-Slack-Signature", sig)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out bytes.Buffer
+	_, _ = out.ReadFrom(resp.Body)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("%s acknowledged after %s; Slack needs 3 s", path, took)
+	}
+	return resp.StatusCode, out.String()
+}
+
+func (b *bundle) postEvent(t *testing.T, name string, ev event, header http.Header) int {
+	t.Helper()
+	if ev.Team == "" {
+		ev.Team = "T1"
+	}
+	code, _ := b.post(t, "/slack/events", "application/json", payload(t, name, ev), header)
+	return code
+}
+
+// finals returns the chat.update and chat.postMessage calls in channel that carry blocks (final
+// replies, not placeholders or streamed text).
+func (b *bundle) finals(channel string) []call {
+	var out []call
+	for _, m := range []string{"chat.update", "chat.postMessage"} {
+		for _, c := range b.fake.callsTo(m) {
+			if c.Form["channel"] == channel && c.Form["blocks"] != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func (b *bundle) waitFinals(t *testing.T, channel string, n int) []call {
+	t.Helper()
+	b.fake.waitFor(fmt.Sprintf("%d final replies in %s", n, channel), 20*time.Second, func() bool { return len(b.finals(channel)) >= n })
+	return b.finals(channel)
+}
+
+func (b *bundle) placeholders(channel string) []call {
+	var out []call
+	for _, c := range b.fake.callsTo("chat.postMessage") {
+		if c.Form["channel"] == channel && c.Form["blocks"] == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (b *bundle) trace(stage string) []time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]time.Duration(nil), b.traces[stage]...)
+}
+
+// answerID reads the answer id from the buttons of a final reply.
+func answerID(t *testing.T, c call) string {
+	t.Helper()
+	var blocks []map[string]any
+	if err := json.Unmarshal([]byte(c.Form["blocks"]), &blocks); err != nil {
+		t.Fatal(err)
+	}
+	for _, bl := range blocks {
+		if bl["type"] == "actions" {
+			return bl["elements"].([]any)[0].(map[string]any)["value"].(string)
+		}
+	}
+	t.Fatalf("no buttons in %s", c.Form["blocks"])
+	return ""
+}
+
+func sharedDir(t *testing.T) string {
+	dir := os.Getenv("CITA_SHARED_DIR")
+	if dir == "" {
+		t.Skip("CITA_SHARED_DIR is unset: the shared fixtures are not available")
+	}
+	return dir
+}
+
+func urlEncode(s string) string { return url.QueryEscape(s) }

@@ -1,0 +1,33 @@
+package slack
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+)
+
+// slashAck is the immediate, ephemeral response to /cita (the first visible response).
+func (a *Adapter) slashAck() map[string]string {
+	return map[string]string{"response_type": "ephemeral", "text": a.opts.Placeholder}
+}
+
+// handleSlash answers /cita <question> ephemerally, with the asker's own groups.
+func (a *Adapter) handleSlash(ctx context.Context, cmd slack.SlashCommand, received time.Time) {
+	conv := bot.ConversationKey{Platform: "slack", Workspace: cmd.TeamID, Channel: cmd.ChannelID}
+	var out bot.Outgoing
+	scope, err := a.askerScope(ctx, cmd.UserID)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "resolve slack access", slog.String("user_id", cmd.UserID), slog.Any("error", err))
+		out = bot.ReasonReply(cmd.Text, bot.ReasonAccessUnknown)
+	} else {
+		out = a.opts.Handler.Handle(ctx, bot.Incoming{Conversation: conv, UserID: cmd.UserID, Text: cmd.Text, Scope: scope,
+			Audience: bot.AudiencePrivate, Ephemeral: true, ReceivedAt: received}, nil)
+	}
+	blocks, fallback := renderReply(out)
+	a.ephemeral(ctx, cmd.ChannelID, cmd.UserID, "", slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+	a.trace("final", received)
+}

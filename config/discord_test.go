@@ -1,0 +1,44 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDiscordConfigValidate(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("ab", 32)
+	tests := []struct {
+		name    string
+		cfg     DiscordConfig
+		wantErr string // substring; "" means valid
+	}{
+		{"disabled without a token", DiscordConfig{}, ""},
+		{"gateway", DiscordConfig{Token: "t", ApplicationID: "123"}, ""},
+		{"http with key", DiscordConfig{Token: "t", ApplicationID: "123", Mode: "http", PublicKey: key}, ""},
+		{"http without key", DiscordConfig{Token: "t", ApplicationID: "123", Mode: "http"}, "discord.public_key"},
+		{"no application id", DiscordConfig{Token: "t"}, "discord.application_id"},
+		{"Bot prefix", DiscordConfig{Token: "Bot t", ApplicationID: "1"}, "discord.token"},
+		{"unknown mode", DiscordConfig{Token: "t", ApplicationID: "1", Mode: "socket"}, "discord.mode"},
+		{"bad guild id", DiscordConfig{Token: "t", ApplicationID: "1", GuildIDs: []string{"acme"}}, "discord.guild_ids"},
+		{"role without groups", DiscordConfig{Token: "t", ApplicationID: "1", RoleGroups: map[string][]string{"HR": nil}}, "discord.role_groups"},
+		{"channel by name", DiscordConfig{Token: "t", ApplicationID: "1", ChannelGroups: map[string][]string{"#general": {"x"}}}, "discord.channel_groups"},
+		{"base url without scheme", DiscordConfig{Token: "t", ApplicationID: "1", APIBaseURL: "localhost:9000"}, "discord.api_base_url"},
+		{"unknown threads", DiscordConfig{Token: "t", ApplicationID: "1", Threads: "always"}, "discord.threads"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tt.cfg.Validate()
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want one naming %s", err, tt.wantErr)
+			}
+		})
+	}
+	if d := (DiscordConfig{}).WithDefaults(); d.Mode != "gateway" || d.Threads != "button" || len(d.DefaultGroups) != 1 || d.HTTPPath == "" {
+		t.Errorf("defaults %+v", d)
+	}
+}

@@ -1,0 +1,163 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// Store is what the benchmark needs of the index.
+type Store interface {
+	ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error)
+	SearchVector(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
+	SearchVectorExact(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
+	CompactStats(ctx context.Context) (int64, error)
+}
+
+// Config is one benchmark run over an empty namespace.
+type Config struct {
+	Chunks   int
+	Queries  int
+	Store    Store
+	Embedder rag.Embedder
+	Search   rag.Searcher
+	Progress func(string)
+}
+
+// Result holds the figures of one corpus size; JSON keys are the ones `cita bench --json` prints.
+type Result struct {
+	Chunks          int     `json:"chunks"`
+	IndexChunksPerS float64 `json:"index_chunks_per_s"`
+	HybridP50       float64 `json:"hybrid_p50_ms"`
+	HybridP95       float64 `json:"hybrid_p95_ms"`
+	VectorP50       float64 `json:"vector_p50_ms"`
+	VectorP95       float64 `json:"vector_p95_ms"`
+	ANNRecall10     float64 `json:"ann_recall@10"`
+	FilterShare     float64 `json:"filter_share"`
+}
+
+const chunksPerDoc = 20
+
+// Run indexes cfg.Chunks synthetic chunks and measures retrieval. It returns the first error of
+// the store or the embedder.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	g := newCorpusGen(uint64(cfg.Chunks))
+	progress := cfg.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	type sample struct {
+		text  string
+		group string
+	}
+	var samples []sample
+	sampleEvery := max(1, cfg.Chunks/max(cfg.Queries, 1))
+	start := time.Now()
+	for d := 0; d*chunksPerDoc < cfg.Chunks; d++ {
+		n := min(chunksPerDoc, cfg.Chunks-d*chunksPerDoc)
+		group := fmt.Sprintf("group-%d", d%groupCount)
+		chunks := make([]rag.Chunk, n)
+		texts := make([]string, n)
+		for i := range chunks {
+			chunks[i] = rag.Chunk{Heading: fmt.Sprintf("Documento %d > Sección %d", d, i), Section: fmt.Sprintf("Sección %d", i), Content: g.chunkText()}
+			texts[i] = chunks[i].Text()
+			if (d*chunksPerDoc+i)%sampleEvery == 0 && len(samples) < cfg.Queries {
+				samples = append(samples, sample{text: chunks[i].Content, group: group})
+			}
+		}
+		vecs, err := cfg.Embedder.Embed(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		for i := range chunks {
+			chunks[i].Embedding = vecs[i]
+		}
+		_, _, err = cfg.Store.ReplaceDocument(ctx, rag.Document{
+			Source: "bench", ExternalID: fmt.Sprintf("doc-%d.md", d), Title: fmt.Sprintf("Documento %d", d), Lang: "es",
+			UpdatedAt: time.Now(), ContentHash: fmt.Sprint(d), Groups: []string{group},
+		}, chunks)
+		if err != nil {
+			return nil, err
+		}
+		if (d+1)%(max(1, cfg.Chunks/chunksPerDoc/10)) == 0 {
+			progress(fmt.Sprintf("indexed %d of %d chunks", min((d+1)*chunksPerDoc, cfg.Chunks), cfg.Chunks))
+		}
+	}
+	if _, err := cfg.Store.CompactStats(ctx); err != nil {
+		return nil, err
+	}
+	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
+	res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()
+	progress(fmt.Sprintf("indexed at %.0f chunks/s; querying", res.IndexChunksPerS))
+
+	var hybrid, vector []time.Duration
+	var recall float64
+	for i, s := range samples {
+		q := g.queryFrom(s.text)
+		scope := rag.MustScope(s.group)
+		vecs, err := cfg.Embedder.Embed(ctx, []string{q})
+		if err != nil {
+			return nil, err
+		}
+		// Warm both paths once before timing.
+		if i == 0 {
+			if _, err := cfg.Search.Search(ctx, rag.SearchRequest{Query: q, Scope: scope}); err != nil {
+				return nil, err
+			}
+		}
+		t0 := time.Now()
+		if _, err := cfg.Search.Search(ctx, rag.SearchRequest{Query: q, Scope: scope, Limit: 10}); err != nil {
+			return nil, err
+		}
+		hybrid = append(hybrid, time.Since(t0))
+		t0 = time.Now()
+		ann, err := cfg.Store.SearchVector(ctx, vecs[0], scope, 10)
+		if err != nil {
+			return nil, err
+		}
+		vector = append(vector, time.Since(t0))
+		exact, err := cfg.Store.SearchVectorExact(ctx, vecs[0], scope, 10)
+		if err != nil {
+			return nil, err
+		}
+		recall += overlap(ann, exact)
+	}
+	if len(samples) > 0 {
+		recall /= float64(len(samples))
+	}
+	res.ANNRecall10 = recall
+	res.HybridP50, res.HybridP95 = pct(hybrid, 0.5), pct(hybrid, 0.95)
+	res.VectorP50, res.VectorP95 = pct(vector, 0.5), pct(vector, 0.95)
+	return res, nil
+}
+
+func overlap(ann, exact []rag.ArmHit) float64 {
+	if len(exact) == 0 {
+		return 1
+	}
+	want := map[int64]bool{}
+	for _, h := range exact {
+		want[h.ChunkID] = true
+	}
+	got := 0
+	for _, h := range ann {
+		if want[h.ChunkID] {
+			got++
+		}
+	}
+	return float64(got) / float64(len(exact))
+}
+
+func pct(ds []time.Duration, p float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := max(0, min(len(s)-1, int(math.Ceil(p*float64(len(s))))-1))
+	return float64(s[i].Microseconds()) / 1000
+}
