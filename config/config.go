@@ -146,5 +146,11 @@ func (c *Config) Validate() error {
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))
 	}
+	if err := c.Slack.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Discord.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }

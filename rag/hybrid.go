@@ -79,6 +79,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
 	var vecHits, ftsHits []ArmHit
+	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	g, gctx := errgroup.WithContext(ctx)
 	if useArm(ArmVector) {
 		g.Go(func() error {
@@ -87,10 +88,10 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			if err != nil {
 				return fmt.Errorf("embed query: %w", err)
 			}
-			trace.Timings["embed"] = time.Since(start)
+			embedTook = time.Since(start)
 			start = time.Now()
 			vecHits, err = h.store.SearchVector(gctx, vecs[0], req.Scope, k)
-			trace.Timings["vector"] = time.Since(start)
+			vecTook = time.Since(start)
 			return err
 		})
 	}
@@ -99,13 +100,14 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			start := time.Now()
 			var err error
 			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, req.Query, req.Scope, k)
-			trace.Timings["fts"] = time.Since(start)
+			ftsTook = time.Since(start)
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	trace.Timings["embed"], trace.Timings["vector"], trace.Timings["fts"] = embedTook, vecTook, ftsTook
 	trace.Arms[ArmVector], trace.Arms[ArmFTS] = vecHits, ftsHits
 	for a, w := range h.opts.Weights {
 		if useArm(a) {

@@ -37,8 +37,8 @@ type Adapter struct {
 	cancel  context.CancelFunc
 	work    sync.WaitGroup
 
-	mu      sync.Mutex
-	threads map[string]bool // threads this process opened (the bot owns them)
+	mu             sync.Mutex
+	threads        map[string]bool // threads this process opened (the bot owns them)
 	removeHandlers []func()
 }
 

@@ -33,9 +33,9 @@ type fakeDiscord struct {
 
 type fakeCall struct {
 	Method, Path, Query string
-	Body               []byte
-	At                 time.Time
-	Status             int
+	Body                []byte
+	At                  time.Time
+	Status              int
 }
 
 // JSON decodes the call's body.

@@ -145,7 +145,7 @@ func wait(a *Adapter) { a.work.Wait() }
 type nopHandler struct{ out bot.Outgoing }
 
 func (h nopHandler) Handle(context.Context, bot.Incoming, func(string)) bot.Outgoing { return h.out }
-func (h nopHandler) Store() bot.Store                                               { return nil }
+func (h nopHandler) Store() bot.Store                                                { return nil }
 
 // toJSONAny round-trips v through JSON, as Discord would receive it.
 func toJSONAny(t *testing.T, v any) any {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/rag"
 )
 
 func TestMentionInThreadGetsOneAnswerWithSources(t *testing.T) {
@@ -315,5 +314,3 @@ func mustInt(t *testing.T, s string) int64 {
 	}
 	return n
 }
-
-var _ = rag.ErrNoScope

@@ -73,7 +73,7 @@ func TestRenderReplyStaysWithinSlackLimits(t *testing.T) {
 			}
 			raw, _ := json.Marshal(blocks)
 			var decoded []struct {
-				Type     string `json:"type"`
+				Type     string                 `json:"type"`
 				Text     *struct{ Text string } `json:"text"`
 				Elements []json.RawMessage      `json:"elements"`
 			}

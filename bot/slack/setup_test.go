@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -227,14 +226,6 @@ func answerID(t *testing.T, c call) string {
 	}
 	t.Fatalf("no buttons in %s", c.Form["blocks"])
 	return ""
-}
-
-func sharedDir(t *testing.T) string {
-	dir := os.Getenv("CITA_SHARED_DIR")
-	if dir == "" {
-		t.Skip("CITA_SHARED_DIR is unset: the shared fixtures are not available")
-	}
-	return dir
 }
 
 func urlEncode(s string) string { return url.QueryEscape(s) }

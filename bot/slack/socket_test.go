@@ -11,8 +11,8 @@ import (
 
 type envelope struct {
 	EnvelopeID, Type, Payload string
-	AcceptsResponse          bool
-	Retry                    int
+	AcceptsResponse           bool
+	Retry                     int
 }
 
 func TestSocketModeAcksAndAnswersOnce(t *testing.T) {

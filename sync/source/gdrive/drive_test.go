@@ -16,8 +16,12 @@ import (
 	"github.com/citahq/cita/sync/syncrun/synctest"
 )
 
-func user(email string) map[string]string  { return map[string]string{"type": "user", "role": "reader", "emailAddress": email} }
-func group(email string) map[string]string { return map[string]string{"type": "group", "role": "writer", "emailAddress": email} }
+func user(email string) map[string]string {
+	return map[string]string{"type": "user", "role": "reader", "emailAddress": email}
+}
+func group(email string) map[string]string {
+	return map[string]string{"type": "group", "role": "writer", "emailAddress": email}
+}
 
 func seedDrive(f *fakeDrive) {
 	f.put(fakeFile{ID: "doc1", Name: "Política de viajes", MimeType: "application/vnd.google-apps.document",

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValidateSources(t *testing.T) {
+	t.Parallel()
+	good := SourceConfig{Name: "share", Type: "folder", Schedule: "0 3 * * *", TimeZone: "Europe/Madrid", Folder: FolderSource{Path: "/mnt/share"}}
+	for _, tc := range []struct {
+		name    string
+		sources []SourceConfig
+		want    []string // substrings of the error; none: valid
+	}{
+		{"valid", []SourceConfig{good, {Name: "b", Type: "s3", S3: S3Source{Endpoint: "minio:9000", Bucket: "docs"}},
+			{Name: "d", Type: "gdrive", GDrive: GDriveSource{TokenFile: "t.json", SheetsFormat: "csv"}}}, nil},
+		{"duplicate name", []SourceConfig{good, good}, []string{"sources[1] (share).name", "used twice"}},
+		{"bad name", []SourceConfig{{Name: "my share", Type: "folder", Folder: FolderSource{Path: "/x"}}}, []string{".name", "letters, digits"}},
+		{"unknown type", []SourceConfig{{Name: "x", Type: "ftp"}}, []string{"sources[0] (x).type", "folder, gdrive or s3"}},
+		{"folder without path", []SourceConfig{{Name: "x", Type: "folder"}}, []string{"folder.path"}},
+		{"bad schedule", []SourceConfig{{Name: "x", Type: "folder", Folder: FolderSource{Path: "/x"}, Schedule: "every hour"}}, []string{".schedule", "@every 1h"}},
+		{"bad zone", []SourceConfig{{Name: "x", Type: "folder", Folder: FolderSource{Path: "/x"}, Schedule: "@daily", TimeZone: "Nowhere/Land"}}, []string{"time_zone", "IANA"}},
+		{"gdrive credentials", []SourceConfig{{Name: "x", Type: "gdrive", GDrive: GDriveSource{CredentialsFile: "a", TokenFile: "b"}}}, []string{"gdrive: give exactly one"}},
+		{"gdrive format", []SourceConfig{{Name: "x", Type: "gdrive", GDrive: GDriveSource{TokenFile: "b", DocsFormat: "pdf"}}}, []string{"gdrive.docs_format", "markdown or docx"}},
+		{"s3 scheme", []SourceConfig{{Name: "x", Type: "s3", S3: S3Source{Endpoint: "https://s3", Bucket: "b"}}}, []string{"s3.endpoint", "without a scheme"}},
+		{"s3 bucket", []SourceConfig{{Name: "x", Type: "s3", S3: S3Source{Endpoint: "s3"}}}, []string{"s3.bucket"}},
+		{"access rule", []SourceConfig{{Name: "x", Type: "folder", Folder: FolderSource{Path: "/x"}, Access: AccessRules{Rules: []AccessRule{{Match: "hr/**"}}}}}, []string{".access", "groups is empty"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := ValidateSources(tc.sources)
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("valid sources rejected: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted; want an error with %q", tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCronSpecAddsTimeZone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ schedule, zone, want string }{
+		{"0 3 * * *", "UTC", "CRON_TZ=UTC 0 3 * * *"},
+		{"CRON_TZ=Asia/Tokyo 0 3 * * *", "UTC", "CRON_TZ=Asia/Tokyo 0 3 * * *"},
+		{"@hourly", "", "@hourly"},
+		{"", "UTC", ""},
+	} {
+		if got := (SourceConfig{Schedule: tc.schedule, TimeZone: tc.zone}).CronSpec(); got != tc.want {
+			t.Errorf("CronSpec(%q, %q) = %q, want %q", tc.schedule, tc.zone, got, tc.want)
+		}
+	}
+}
