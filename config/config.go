@@ -111,6 +111,7 @@ func (c *Config) applyEnv() {
 	set(&c.Chat.APIKey, "CITA_CHAT_API_KEY")
 	set(&c.Chat.BaseURL, "CITA_CHAT_BASE_URL")
 	set(&c.Chat.Model, "CITA_CHAT_MODEL")
+	c.Slack.ApplyEnv()
 }
 
 func (c *Config) applyDefaults() {
@@ -150,6 +151,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.Discord.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := ValidateSources(c.Sources); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

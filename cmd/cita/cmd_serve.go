@@ -12,8 +12,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/discord"
 	"github.com/citahq/cita/bot/pgbot"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/sync/indexer"
+	"github.com/citahq/cita/sync/scheduler"
+	"github.com/citahq/cita/sync/syncrun"
 )
 
 // shutdownGrace is how long in-flight answers may take to finish after SIGTERM.
@@ -52,8 +56,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	if !sc.Enabled() {
-		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN) in the configuration; see docs/slack.md")
+	dc := a.cfg.Discord
+	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
+	sched := scheduler.New(runner, e.logger)
+	for _, src := range a.cfg.Sources {
+		conn, err := syncrun.OpenSource(ctx, src, e.logger)
+		if err != nil {
+			return err
+		}
+		if err := sched.Add(src, conn); err != nil {
+			return err
+		}
+	}
+	if !sc.Enabled() && !dc.Enabled() && len(a.cfg.Sources) == 0 {
+		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN) and/or discord.token in the configuration; see docs/slack.md and docs/discord.md")
 	}
 	sc = sc.WithDefaults()
 	p, err := a.pipeline(ctx, e)
@@ -76,9 +92,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		opts.SigningSecret = sc.SigningSecret
 	}
-	adapter, err := slackbot.New(ctx, opts)
-	if err != nil {
-		return err
+	var adapter *slackbot.Adapter
+	if sc.Enabled() {
+		if adapter, err = slackbot.New(ctx, opts); err != nil {
+			return err
+		}
 	}
 
 	addr := *listen
@@ -98,7 +116,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	if sc.Mode == "http" {
+	if adapter != nil && sc.Mode == "http" {
 		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -107,8 +125,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.String("slack_mode", sc.Mode))
-	fmt.Fprintf(e.stderr, "cita serve: Slack in %s mode; health at http://%s/healthz\n", sc.Mode, ln.Addr())
+	fmt.Fprintf(e.stderr, "cita serve: Slack enabled=%v (%s mode), Discord enabled=%v; health at http://%s/healthz\n", sc.Enabled(), sc.Mode, dc.Enabled(), ln.Addr())
 
+	sched.Start(ctx)
+	defer sched.Stop()
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -116,8 +136,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	})
-	if sc.Mode == "socket" {
+	if adapter != nil && sc.Mode == "socket" {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
+	}
+	if dc.Enabled() {
+		g.Go(func() error { return discord.Run(gctx, dc, handler, mux, e.logger) })
 	}
 	g.Go(func() error { pruneEvents(gctx, store, e.logger); return nil })
 	g.Go(func() error {
@@ -126,7 +149,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), shutdownGrace)
 		defer cancel()
 		herr := srv.Shutdown(sctx)
-		aerr := adapter.Shutdown(sctx)
+		var aerr error
+		if adapter != nil {
+			aerr = adapter.Shutdown(sctx)
+		}
 		return errors.Join(herr, aerr)
 	})
 	err = g.Wait()
