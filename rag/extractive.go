@@ -108,9 +108,14 @@ func stemSet(toks []string) map[string]bool {
 // Sentences splits text into sentences and lines: table rows and list items stay whole.
 func Sentences(text string) []string {
 	var out []string
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.Trim(line, "|-: ") == "" {
+			continue
+		}
+		// A Markdown table's header row says nothing on its own: skip it (its rows follow).
+		if strings.HasPrefix(line, "|") && i+1 < len(lines) && strings.Trim(strings.TrimSpace(lines[i+1]), "|-: ") == "" && strings.Contains(lines[i+1], "-") {
 			continue
 		}
 		start := 0
