@@ -93,6 +93,13 @@ CREATE TABLE corpus_stats (
     total_len bigint NOT NULL DEFAULT 0
 );
 INSERT INTO corpus_stats (kind) VALUES ('t'), ('s');
+-- Pending changes to corpus_stats, appended like lexeme_delta so concurrent writers never wait on
+-- one hot row.
+CREATE TABLE corpus_delta (
+    kind      "char" NOT NULL,
+    chunks    bigint NOT NULL,
+    total_len bigint NOT NULL
+);
 
 -- +goose StatementBegin
 CREATE FUNCTION chunks_stats_insert() RETURNS trigger
@@ -101,13 +108,10 @@ AS $$
 BEGIN
     INSERT INTO lexeme_delta (lexeme, df)
     SELECT l, count(*) FROM new_rows n, unnest(tsvector_to_array(n.tsv)) l GROUP BY l;
-    UPDATE corpus_stats c SET chunks = c.chunks + a.n, total_len = c.total_len + a.len
-    FROM (
-        SELECT 't'::"char" AS kind, count(*) AS n, coalesce(sum(length(tsv)), 0) AS len FROM new_rows
-        UNION ALL
-        SELECT 's'::"char", count(*), coalesce(sum(length(tsv_simple)), 0) FROM new_rows
-    ) a
-    WHERE c.kind = a.kind;
+    INSERT INTO corpus_delta (kind, chunks, total_len)
+    SELECT 't', count(*), coalesce(sum(length(tsv)), 0) FROM new_rows
+    UNION ALL
+    SELECT 's', count(*), coalesce(sum(length(tsv_simple)), 0) FROM new_rows;
     RETURN NULL;
 END
 $$;
@@ -120,13 +124,10 @@ AS $$
 BEGIN
     INSERT INTO lexeme_delta (lexeme, df)
     SELECT l, -count(*) FROM old_rows o, unnest(tsvector_to_array(o.tsv)) l GROUP BY l;
-    UPDATE corpus_stats c SET chunks = c.chunks - a.n, total_len = c.total_len - a.len
-    FROM (
-        SELECT 't'::"char" AS kind, count(*) AS n, coalesce(sum(length(tsv)), 0) AS len FROM old_rows
-        UNION ALL
-        SELECT 's'::"char", count(*), coalesce(sum(length(tsv_simple)), 0) FROM old_rows
-    ) a
-    WHERE c.kind = a.kind;
+    INSERT INTO corpus_delta (kind, chunks, total_len)
+    SELECT 't', -count(*), -coalesce(sum(length(tsv)), 0) FROM old_rows
+    UNION ALL
+    SELECT 's', -count(*), -coalesce(sum(length(tsv_simple)), 0) FROM old_rows;
     RETURN NULL;
 END
 $$;
@@ -153,6 +154,10 @@ BEGIN
     )
     SELECT count(*) INTO folded FROM up;
     DELETE FROM lexeme_stats WHERE df <= 0;
+    WITH d AS (DELETE FROM corpus_delta RETURNING kind, chunks, total_len),
+    agg AS (SELECT kind, sum(chunks) AS chunks, sum(total_len) AS total_len FROM d GROUP BY kind)
+    UPDATE corpus_stats c SET chunks = c.chunks + agg.chunks, total_len = c.total_len + agg.total_len
+    FROM agg WHERE c.kind = agg.kind;
     RETURN folded;
 END
 $$;
@@ -170,6 +175,7 @@ DROP TABLE lexeme_stats;
 DROP TABLE lexeme_delta;
 DROP FUNCTION cita_compact_stats();
 DROP TABLE corpus_stats;
+DROP TABLE corpus_delta;
 DROP FUNCTION chunks_stats_insert();
 DROP FUNCTION chunks_stats_delete();
 DROP SEQUENCE document_versions;

@@ -21,8 +21,10 @@ Builds synthetic corpora (realistic chunk lengths, a Zipf vocabulary, ten access
 isolated namespace, dropped afterwards, and reports for each size: indexing throughput with the
 configured embedder (chunks/s), hybrid retrieval latency p50/p95 under an access filter that keeps
 about 10% of the chunks, the same filtered query as a plain pgvector top-k (p95 and the ratio), and
-the HNSW index's recall@10 against an exact scan under that filter. --million adds a 1M-chunk run
-(allow an hour). --json prints one JSON object per size.
+the HNSW index's recall@10 against an exact scan under that filter, and the answer cache's hit
+latency p50/p95 (answers citing 3-5 documents, checked against their versions) beside its miss
+p95 under another scope. --million adds a 1M-chunk run (allow an hour). --json prints one JSON
+object per size.
 
 Flags:
 `,
@@ -31,13 +33,22 @@ Flags:
 }
 
 func runBench(ctx context.Context, e *env, args []string) error {
+	if loadRequested(args) { // cita bench --load N: see cmd_bench_load.go
+		return runLoadBench(ctx, e, args)
+	}
 	fs := newFlags("bench", e, commands["bench"].usage)
 	sizes := fs.String("sizes", "10000,100000", "comma-separated corpus sizes in chunks")
 	million := fs.Bool("million", false, "also run 1,000,000 chunks")
 	queries := fs.Int("queries", 300, "queries per size")
 	asJSON := fs.Bool("json", false, "print one JSON object per size")
+	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
+	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
+	officeDir := fs.String("office-dir", "", "with --office: write the files here and keep them (default: a temporary folder)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *office > 0 {
+		return runOfficeBench(ctx, e, *office, *officeDir, *asJSON)
 	}
 	var ns []int
 	for _, s := range splitList(*sizes) {
@@ -56,8 +67,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		var cacheRes *bench.CacheResult
 		res, err := func() (*bench.Result, error) {
 			defer func() {
+				if *keep {
+					fmt.Fprintf(e.stderr, "kept schema %s\n", schema)
+					return
+				}
 				if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
 					e.logger.Error("drop bench namespace", slog.String("schema", schema), slog.String("error", err.Error()))
 				}
@@ -67,21 +83,36 @@ func runBench(ctx context.Context, e *env, args []string) error {
 					fmt.Fprintf(e.stderr, "  %s %s\n", time.Now().Format("15:04:05"), msg)
 				}
 			}
-			return bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, Store: a.store, Embedder: a.embedder,
+			res, err := bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, Store: a.store, Embedder: a.embedder,
 				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress})
+			if err != nil {
+				return nil, err
+			}
+			progress("measuring the answer cache")
+			cacheRes, err = bench.RunCache(ctx, bench.CacheConfig{Cache: pgstore.NewCache(a.pool, pgstore.CacheOptions{Variant: "bench"}, e.logger),
+				Index: a.store, Embedder: a.embedder})
+			return res, err
 		}()
 		a.Close()
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			if err := json.NewEncoder(e.stdout).Encode(res); err != nil {
+			out := struct {
+				*bench.Result
+				Cache *bench.CacheResult `json:"cache"`
+			}{res, cacheRes}
+			if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 				return err
 			}
 			continue
 		}
 		fmt.Fprintf(e.stdout, "%d chunks: index %.0f chunks/s | hybrid p50 %.2f ms p95 %.2f ms | plain pgvector p95 %.2f ms (hybrid/plain %.2fx) | ANN recall@10 %.3f under a %.0f%% filter\n",
 			res.Chunks, res.IndexChunksPerS, res.HybridP50, res.HybridP95, res.VectorP95, res.HybridP95/res.VectorP95, res.ANNRecall10, res.FilterShare*100)
+		fmt.Fprintf(e.stdout, "  inside hybrid: full-text arm p50 %.2f ms p95 %.2f ms, vector arm (embed + search) p50 %.2f ms p95 %.2f ms\n",
+			res.FTSArmP50, res.FTSArmP95, res.VectorArmP50, res.VectorArmP95)
+		fmt.Fprintf(e.stdout, "%d chunks: cache hit p50 %.2f ms p95 %.2f ms over %d lookups (%d entries; miss under another scope p95 %.2f ms)\n",
+			res.Chunks, cacheRes.HitP50, cacheRes.HitP95, cacheRes.Lookups, cacheRes.Entries, cacheRes.MissP95)
 	}
 	return nil
 }

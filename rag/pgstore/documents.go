@@ -167,7 +167,7 @@ func (s *Store) CompactStats(ctx context.Context) (int64, error) {
 
 // Stats returns the number of documents and chunks in the index.
 func (s *Store) Stats(ctx context.Context) (documents, chunks int64, err error) {
-	err = s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT chunks FROM corpus_stats WHERE kind = 't')`).Scan(&documents, &chunks)
+	err = s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)`).Scan(&documents, &chunks)
 	if err != nil {
 		return 0, 0, fmt.Errorf("count documents: %w", err)
 	}

@@ -28,8 +28,12 @@ type Store struct {
 	vectorExpr  string
 	vectorIndex string
 	modelLit    string
-	// EfSearch is pgvector's hnsw.ef_search for the vector arm (default 100).
+	// EfSearch is pgvector's hnsw.ef_search for the vector arm (default 400: on the bench corpus 100
+	// gives recall@10 0.88 under a 10% filter, 200 gives 0.94, 400 gives 0.99).
 	EfSearch int
+	// Overfetch multiplies k for the relaxed-order index scan before the exact re-sort
+	// (default 4).
+	Overfetch int
 	// FTSCandidateBudget bounds how many chunks the full-text arm scores: rare query terms
 	// generate candidates first, common ones join while their summed document frequency stays
 	// under the budget.
@@ -53,7 +57,8 @@ func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Stor
 		vectorExpr:         fmt.Sprintf("(embedding::public.vector(%d))", model.Dimension),
 		vectorIndex:        "chunks_embedding_hnsw_" + hex.EncodeToString(sum[:6]),
 		modelLit:           "'" + model.Model + "'", // safe: modelName allows no quote
-		EfSearch:           100,
+		EfSearch:           400,
+		Overfetch:          4,
 		FTSCandidateBudget: 4000,
 	}, nil
 }

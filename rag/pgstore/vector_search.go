@@ -25,8 +25,8 @@ func (s *Store) SearchVector(ctx context.Context, vec []float32, scope rag.Scope
 			FROM chunks
 			WHERE embed_model = %[2]s AND groups && $2::text[]
 			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector
-			LIMIT $3
-		) nearest ORDER BY dist, id`, s.vectorExpr, s.modelLit)
+			LIMIT $4
+		) nearest ORDER BY dist, id LIMIT $3`, s.vectorExpr, s.modelLit)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// SET LOCAL keeps these to this query; relaxed_order lets the scan go on past ef_search
@@ -34,7 +34,9 @@ func (s *Store) SearchVector(ctx context.Context, vec []float32, scope rag.Scope
 		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL hnsw.ef_search = %d; SET LOCAL hnsw.iterative_scan = relaxed_order", max(s.EfSearch, k))); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, sql, pgvector.NewVector(vec), scope.Groups(), k)
+		// The relaxed scan returns neighbours only roughly in order, so the inner query takes a
+		// few times k and the outer one keeps the true nearest k of those.
+		rows, err := tx.Query(ctx, sql, pgvector.NewVector(vec), scope.Groups(), k, k*s.Overfetch)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,10 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/lang"
@@ -50,6 +53,7 @@ type Options struct {
 	Chunk      chunk.Options
 	Limits     extract.Limits
 	EmbedBatch int // texts per embedding call, batched across documents; default 256
+	Writers    int // documents written at once, each in its own transaction; default 4
 	DryRun     bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
@@ -67,6 +71,9 @@ type Indexer struct {
 func New(store Store, embedder rag.Embedder, opts Options, logger *slog.Logger) *Indexer {
 	if opts.EmbedBatch <= 0 {
 		opts.EmbedBatch = 256
+	}
+	if opts.Writers <= 0 {
+		opts.Writers = 4
 	}
 	return &Indexer{store: store, embedder: embedder, opts: opts, logger: logger}
 }
@@ -258,32 +265,51 @@ func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepar
 	if !ix.opts.DryRun {
 		vecs, embedErr = ix.embedAll(ctx, texts)
 	}
-	offset := 0
-	for _, p := range batch {
-		n := len(p.chunks)
-		if embedErr != nil {
+	if embedErr != nil {
+		for _, p := range batch {
 			rep.Failed = append(rep.Failed, Failure{ExternalID: p.item.ExternalID, Err: fmt.Errorf("embed: %w", embedErr)})
-			continue
 		}
-		if !ix.opts.DryRun {
+	} else {
+		offset := 0
+		for _, p := range batch {
 			for i := range p.chunks {
-				p.chunks[i].Embedding = vecs[offset+i]
-			}
-			if _, _, err := ix.store.ReplaceDocument(ctx, p.doc, p.chunks); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
+				if !ix.opts.DryRun {
+					p.chunks[i].Embedding = vecs[offset+i]
 				}
-				rep.Failed = append(rep.Failed, Failure{ExternalID: p.item.ExternalID, Err: err})
-				offset += n
-				continue
 			}
+			offset += len(p.chunks)
 		}
-		offset += n
-		rep.Chunks += n
-		if p.isNew {
-			rep.Added++
-		} else {
-			rep.Changed++
+		// Documents are written concurrently, one transaction each: a PostgreSQL backend per
+		// writer keeps both cores busy with HNSW and GIN maintenance.
+		var mu sync.Mutex
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(ix.opts.Writers)
+		for _, p := range batch {
+			g.Go(func() error {
+				if !ix.opts.DryRun {
+					if _, _, err := ix.store.ReplaceDocument(gctx, p.doc, p.chunks); err != nil {
+						if ctx.Err() != nil {
+							return ctx.Err()
+						}
+						mu.Lock()
+						rep.Failed = append(rep.Failed, Failure{ExternalID: p.item.ExternalID, Err: err})
+						mu.Unlock()
+						return nil
+					}
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				rep.Chunks += len(p.chunks)
+				if p.isNew {
+					rep.Added++
+				} else {
+					rep.Changed++
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
 		}
 	}
 	if embedErr != nil {
