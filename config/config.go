@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,6 +26,8 @@ type Config struct {
 
 	Embedder EmbedderConfig `yaml:"embedder"`
 	Chat     ChatConfig     `yaml:"chat"`
+	Rerank   RerankConfig   `yaml:"rerank"`
+	Cache    CacheConfig    `yaml:"cache"`
 	Access   AccessRules    `yaml:"access"`
 
 	Slack   SlackConfig    `yaml:"slack"`
@@ -32,6 +35,8 @@ type Config struct {
 	Sources []SourceConfig `yaml:"sources"`
 	// Listen is the HTTP address of `cita serve` (health, metrics, Slack/Discord HTTP endpoints).
 	Listen string `yaml:"listen"`
+	// Server tunes `cita serve` (workers, queue, limits, logging); see server.go.
+	Server ServerConfig `yaml:"server"`
 }
 
 // EmbedderConfig picks the embedding model.
@@ -50,6 +55,34 @@ type ChatConfig struct {
 	APIKey  string `yaml:"api_key"`
 	Model   string `yaml:"model"`
 }
+
+// RerankConfig sets up an optional cross-encoder over the best fused hits, through a /rerank
+// endpoint (Cohere, Jina or Hugging Face TEI). With no BaseURL there is no reranking.
+type RerankConfig struct {
+	BaseURL string `yaml:"base_url"` // the API root, /rerank is appended: https://api.cohere.com/v2, http://tei:8080
+	APIKey  string `yaml:"api_key"`  // use ${COHERE_API_KEY}; env CITA_RERANK_API_KEY
+	Model   string `yaml:"model"`    // e.g. rerank-v3.5; required for flavor cohere
+	Flavor  string `yaml:"flavor"`   // cohere (default, also Jina) or tei
+	// TopN is how many fused hits are reranked (default 30, at most 100).
+	TopN int `yaml:"top_n"`
+	// Timeout bounds a rerank call; past it the fused order is kept (default 2s).
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// CacheConfig tunes the answer cache in PostgreSQL.
+type CacheConfig struct {
+	// Enabled turns the cache on or off; default on.
+	Enabled *bool `yaml:"enabled"`
+	// TTL is how long an answer is served again (default 24h); an answer is also dropped as soon
+	// as a document it cited changes.
+	TTL time.Duration `yaml:"ttl"`
+	// AbstainTTL is how long "not in our documentation" is served again (default 10m): the index
+	// may grow.
+	AbstainTTL time.Duration `yaml:"abstain_ttl"`
+}
+
+// On reports whether the cache is enabled.
+func (c CacheConfig) On() bool { return c.Enabled == nil || *c.Enabled }
 
 // Load reads the YAML file at path (no file when path is empty), expands ${VAR} references from
 // the environment, applies environment overrides and defaults, and validates. Errors name the
@@ -111,6 +144,7 @@ func (c *Config) applyEnv() {
 	set(&c.Chat.APIKey, "CITA_CHAT_API_KEY")
 	set(&c.Chat.BaseURL, "CITA_CHAT_BASE_URL")
 	set(&c.Chat.Model, "CITA_CHAT_MODEL")
+	set(&c.Rerank.APIKey, "CITA_RERANK_API_KEY")
 	c.Slack.ApplyEnv()
 }
 
@@ -120,6 +154,18 @@ func (c *Config) applyDefaults() {
 	}
 	if len(c.Access.DefaultGroups) == 0 {
 		c.Access.DefaultGroups = []string{"everyone"}
+	}
+	if c.Rerank.TopN == 0 {
+		c.Rerank.TopN = 30
+	}
+	if c.Rerank.Timeout == 0 {
+		c.Rerank.Timeout = 2 * time.Second
+	}
+	if c.Cache.TTL == 0 {
+		c.Cache.TTL = 24 * time.Hour
+	}
+	if c.Cache.AbstainTTL == 0 {
+		c.Cache.AbstainTTL = 10 * time.Minute
 	}
 }
 
@@ -144,6 +190,8 @@ func (c *Config) Validate() error {
 	if c.Chat.BaseURL != "" && c.Chat.Model == "" {
 		errs = append(errs, errors.New("chat.model: required when chat.base_url is set (e.g. gpt-4o-mini)"))
 	}
+	errs = append(errs, c.Rerank.validate()...)
+	errs = append(errs, c.Cache.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))
 	}
@@ -156,5 +204,43 @@ func (c *Config) Validate() error {
 	if err := ValidateSources(c.Sources); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, c.Server.Validate())
 	return errors.Join(errs...)
+}
+
+func (r RerankConfig) validate() []error {
+	if r.BaseURL == "" {
+		return nil
+	}
+	var errs []error
+	switch strings.ToLower(r.Flavor) {
+	case "", "cohere", "jina":
+		if r.Model == "" {
+			errs = append(errs, errors.New("rerank.model: required with flavor cohere (e.g. rerank-v3.5 or jina-reranker-v2-base-multilingual)"))
+		}
+	case "tei":
+	default:
+		errs = append(errs, fmt.Errorf("rerank.flavor: %q is not known; use cohere (Cohere, Jina) or tei (Hugging Face TEI)", r.Flavor))
+	}
+	if !strings.HasPrefix(r.BaseURL, "http://") && !strings.HasPrefix(r.BaseURL, "https://") {
+		errs = append(errs, fmt.Errorf("rerank.base_url: %q is not an http(s) URL (e.g. https://api.cohere.com/v2)", r.BaseURL))
+	}
+	if r.TopN != 0 && (r.TopN < 2 || r.TopN > 100) {
+		errs = append(errs, fmt.Errorf("rerank.top_n: %d is out of range; rerank 20 to 50 hits (2 to 100 allowed)", r.TopN))
+	}
+	if r.Timeout < 0 || r.Timeout > time.Minute {
+		errs = append(errs, fmt.Errorf("rerank.timeout: %s is out of range; use a short positive duration such as 2s", r.Timeout))
+	}
+	return errs
+}
+
+func (c CacheConfig) validate() []error {
+	var errs []error
+	if c.TTL < 0 {
+		errs = append(errs, fmt.Errorf("cache.ttl: %s is negative; use a duration such as 24h, or cache.enabled: false", c.TTL))
+	}
+	if c.AbstainTTL < 0 {
+		errs = append(errs, fmt.Errorf("cache.abstain_ttl: %s is negative; use a duration such as 10m", c.AbstainTTL))
+	}
+	return errs
 }

@@ -75,7 +75,8 @@ func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 }
 
 // Evidence scores how well the top hits cover the query: the share of the query's content stems
-// (weighted by length, a rarity proxy) found in the best of the top three hits. 0 means nothing
+// (weighted by length, a rarity proxy, and codes and numbers four times more) found in the best
+// of the top three hits. 0 means nothing
 // of the question appears, 1 means all of it does.
 func Evidence(query string, hits []Hit) float64 {
 	q := ContentTokens(query)
@@ -97,6 +98,9 @@ func Evidence(query string, hits []Hit) float64 {
 			}
 			seen[st] = true
 			w := 1 + float64(min(len(t), 12))/4
+			if HasIdentifier(t) {
+				w *= 4 // a code or number the sources lack is a strong sign they do not answer
+			}
 			total += w
 			if have[st] {
 				got += w

@@ -78,9 +78,14 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	if len(picked) == 0 {
 		return &Composition{}, nil
 	}
-	// Read in source order, then document order, so the answer flows.
+	// Read the newest source first (when sources disagree the newest wins), then in source
+	// order and document order, so the answer flows.
 	sort.SliceStable(picked, func(i, j int) bool {
+		si, sj := req.Sources[picked[i].source], req.Sources[picked[j].source]
 		if picked[i].source != picked[j].source {
+			if sameDocumentFamily(si.Title, sj.Title) && !si.UpdatedAt.Equal(sj.UpdatedAt) {
+				return si.UpdatedAt.After(sj.UpdatedAt)
+			}
 			return picked[i].source < picked[j].source
 		}
 		return picked[i].order < picked[j].order
@@ -89,6 +94,9 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	b.WriteString(phrasesFor(req.Lang).Intro)
 	for _, p := range picked {
 		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSpace(p.text), req.Sources[p.source].N)
+	}
+	if older, newer, ok := versionConflict(req.Sources, picked); ok {
+		b.WriteString("\n" + fmt.Sprintf(phrasesFor(req.Lang).NewerSource, older.N, newer.N, newer.N))
 	}
 	text := b.String()
 	if onDelta != nil {
@@ -133,4 +141,51 @@ func Sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// versionConflict finds two cited sources that are versions of one document (titles equal but
+// for years and numbers) with different update dates: the offline composer cannot judge whether
+// they disagree, so it says which one is newer.
+func versionConflict(sources []Source, picked []scoredSentence) (older, newer Source, ok bool) {
+	cited := map[int]bool{}
+	for _, p := range picked {
+		cited[p.source] = true
+	}
+	for i := range sources {
+		for j := range sources {
+			a, b := sources[i], sources[j]
+			if i == j || !cited[i] || !cited[j] || a.DocumentID == b.DocumentID {
+				continue
+			}
+			if sameDocumentFamily(a.Title, b.Title) && a.UpdatedAt.Before(b.UpdatedAt) {
+				return a, b, true
+			}
+		}
+	}
+	return Source{}, Source{}, false
+}
+
+// sameDocumentFamily reports whether two titles name versions of one document: their words,
+// ignoring years and numbers, overlap by at least 60% ("Business Travel Policy" and "Travel
+// Policy 2025").
+func sameDocumentFamily(a, b string) bool {
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			m[w] = true
+		}
+		return m
+	}
+	wa, wb := words(a), words(b)
+	if len(wa) < 2 || len(wb) < 2 {
+		return len(wa) > 0 && len(wa) == len(wb) && strings.EqualFold(a, b)
+	}
+	inter := 0
+	for w := range wa {
+		if wb[w] {
+			inter++
+		}
+	}
+	union := len(wa) + len(wb) - inter
+	return float64(inter)/float64(union) >= 0.6
 }

@@ -3,6 +3,7 @@ package rag
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -34,6 +35,18 @@ type PipelineOptions struct {
 	MaxSources    int     // sources given to the composer; default 5
 	ContextTokens int     // token budget for the sources' text; default 2500
 	MinEvidence   float64 // abstain below this evidence score (see Evidence); default 0.5
+
+	// Cache, when set, answers a repeated standalone query under the same scope from stored
+	// answers and stores fresh ones; nil means no cache.
+	Cache AnswerCache
+	// Reranker, when set, reorders the RerankTopN best fused hits before the relevance guard,
+	// keeping the fused order when it fails or takes longer than RerankTimeout; nil means the
+	// fused order.
+	Reranker      Reranker
+	RerankTopN    int           // hits retrieved and reranked; default DefaultRerankTopN
+	RerankTimeout time.Duration // default DefaultRerankTimeout
+	// Logger receives cache and rerank failures; nil means slog.Default().
+	Logger *slog.Logger
 }
 
 func (o PipelineOptions) withDefaults() PipelineOptions {
@@ -49,29 +62,43 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 	if o.MinEvidence == 0 {
 		o.MinEvidence = DefaultMinEvidence
 	}
+	if o.RerankTopN <= 0 {
+		o.RerankTopN = DefaultRerankTopN
+	}
+	if o.RerankTimeout <= 0 {
+		o.RerankTimeout = DefaultRerankTimeout
+	}
 	return o
 }
 
 // DefaultMinEvidence is the relevance guard's threshold, calibrated with `cita eval --abstain`
 // on the XQuAD sets (see README).
-const DefaultMinEvidence = 0.5
+const DefaultMinEvidence = 0.4
 
-// Pipeline answers questions: rewrite -> hybrid search -> guard -> assemble -> compose ->
-// verify citations. It is shared by the CLI and the chat adapters.
+// Pipeline answers questions: rewrite -> cache lookup -> hybrid search -> optional rerank ->
+// guard -> assemble -> compose -> verify citations -> cache store. It is shared by the CLI and
+// the chat adapters.
 type Pipeline struct {
 	searcher Searcher
 	composer Composer
 	rewriter Rewriter // nil: questions are searched as they are
 	opts     PipelineOptions
+	logger   *slog.Logger
 }
 
 // NewPipeline returns a pipeline. rewriter may be nil.
 func NewPipeline(searcher Searcher, composer Composer, rewriter Rewriter, opts PipelineOptions) *Pipeline {
-	return &Pipeline{searcher: searcher, composer: composer, rewriter: rewriter, opts: opts.withDefaults()}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Pipeline{searcher: searcher, composer: composer, rewriter: rewriter, opts: opts.withDefaults(), logger: logger}
 }
 
 // Answer answers q. It returns ErrNoScope for an empty scope; an abstention is an Answer with
-// Abstained set, not an error.
+// Abstained set, not an error. With a cache, a repeated standalone query under the same scope is
+// answered from it (Cached set, its text sent to onDelta once); cache failures are logged, never
+// returned.
 func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string)) (*Answer, error) {
 	if q.Scope.Empty() {
 		return nil, ErrNoScope
@@ -86,19 +113,42 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		}
 		ans.StandaloneQuery = rewritten
 	}
+	// Everything after the rewrite depends only on the standalone query, the scope and the
+	// language, so a follow-up is cached under its standalone query.
+	key := NewCacheKey(ans.StandaloneQuery, q.Scope, ans.Lang)
+	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
+		return hit, nil
+	}
+	if err := p.answerFresh(ctx, q.Scope, ans, onDelta); err != nil {
+		return nil, err
+	}
+	p.cacheStore(ctx, key, ans)
+	return ans, nil
+}
+
+// answerFresh searches, guards, composes and verifies ans.StandaloneQuery under scope, filling
+// in ans. An abstention is a filled-in ans, not an error.
+func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) error {
+	limit := p.opts.Retrieve
+	if p.opts.Reranker != nil {
+		limit = max(limit, p.opts.RerankTopN)
+	}
 	start := time.Now()
-	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Scope: q.Scope, Limit: p.opts.Retrieve})
+	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return fmt.Errorf("search: %w", err)
 	}
+	p.rerank(ctx, ans.StandaloneQuery, res, ans.Timings)
 	ans.Search = res
 	if len(res.Hits) == 0 {
-		return abstain(ans, "no_results", "", onDelta), nil
+		abstain(ans, "no_results", "", onDelta)
+		return nil
 	}
 	ans.Evidence = Evidence(ans.StandaloneQuery, res.Hits)
 	if ans.Evidence < p.opts.MinEvidence {
-		return abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta), nil
+		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
+		return nil
 	}
 	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
 	ans.Dropped = dropped
@@ -106,7 +156,7 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	comp, err := p.composer.Compose(ctx, ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources}, onDelta)
 	ans.Timings["generate"] = time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("compose answer: %w", err)
+		return fmt.Errorf("compose answer: %w", err)
 	}
 	ans.Usage = comp.Usage
 	text, cited, invalid := VerifyCitations(comp.Text, sources)
@@ -114,10 +164,11 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
 	}
 	if len(cited) == 0 {
-		return abstain(ans, "no_valid_citation", sources[0].Owner, nil), nil
+		abstain(ans, "no_valid_citation", sources[0].Owner, nil)
+		return nil
 	}
 	ans.Text, ans.Sources = text, cited
-	return ans, nil
+	return nil
 }
 
 func abstain(ans *Answer, reason, owner string, onDelta func(string)) *Answer {

@@ -13,14 +13,15 @@ import (
 func init() {
 	register("ask", &command{
 		summary: "answer a question from the indexed documents",
-		usage: `Usage: cita ask [--groups g1,g2] [--history TURN]... [--json] [--explain] "question"
+		usage: `Usage: cita ask [--groups g1,g2] [--history TURN]... [--json] [--explain] [--no-cache] "question"
 
 Answers from the documents the given access groups may read (default: everyone), citing every
 claim as [n] with numbered sources. When the documents do not cover the question it says so
 instead of guessing. --history gives earlier turns of the conversation (oldest first) so that a
 follow-up like "and for staging?" is understood. --explain prints the retrieval trace: each arm's
 ranks and scores, the fused order and what the context budget dropped. --json prints one JSON
-object.
+object. A question asked before under the same groups is answered from the answer cache while
+the documents it cited are unchanged; --no-cache answers afresh and stores nothing.
 
 Flags:
 `,
@@ -33,6 +34,7 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 	groups := fs.String("groups", "everyone", "comma-separated access groups of the asker")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	explain := fs.Bool("explain", false, "print the retrieval trace")
+	noCache := fs.Bool("no-cache", false, "neither read nor write the answer cache")
 	var history multiFlag
 	fs.Var(&history, "history", "an earlier user turn of the conversation (repeatable, oldest first)")
 	if err := fs.Parse(args); err != nil {
@@ -51,6 +53,10 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	if *noCache {
+		off := false
+		a.cfg.Cache.Enabled = &off
+	}
 	p, err := a.pipeline(ctx, e)
 	if err != nil {
 		return err
@@ -90,6 +96,9 @@ func writeAnswerText(w io.Writer, ans *rag.Answer) {
 
 func writeExplain(w io.Writer, ans *rag.Answer) {
 	fmt.Fprintf(w, "\n--- how I answered ---\nstandalone query: %s\n", ans.StandaloneQuery)
+	if ans.Cached {
+		fmt.Fprintf(w, "served from the answer cache in %s (the cited documents are unchanged)\n", ans.Timings["cache"].Round(10_000))
+	}
 	if ans.Abstained {
 		fmt.Fprintf(w, "abstained: %s (evidence %.2f)\n", ans.AbstainReason, ans.Evidence)
 	} else {
@@ -111,6 +120,13 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 			fmt.Fprintf(w, " #%d=chunk %d (%.3f)", h.Rank, h.ChunkID, h.Score)
 		}
 		fmt.Fprintln(w)
+	}
+	switch _, failed := tr.Timings[rag.TimingRerankFallback]; {
+	case failed:
+		fmt.Fprintln(w, "reranker failed or timed out: fused order kept (see the log)")
+	case tr.Arms[rag.ArmRerank] != nil:
+		fmt.Fprintf(w, "reranked the top %d fused hits (%s); the order below is the reranker's\n",
+			len(tr.Arms[rag.ArmRerank]), tr.Timings[rag.TimingRerank].Round(10_000))
 	}
 	fmt.Fprintln(w, "fused order:")
 	for i, h := range ans.Search.Hits {
@@ -155,6 +171,7 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 		"abstained":        ans.Abstained,
 		"evidence":         ans.Evidence,
 		"lang":             ans.Lang,
+		"cached":           ans.Cached,
 	}
 	if ans.Abstained {
 		out["abstain_reason"] = ans.AbstainReason

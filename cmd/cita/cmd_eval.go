@@ -37,6 +37,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
 	mode := fs.String("mode", "all", "fts, vector, hybrid or all")
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
+	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := fs.Parse(args); err != nil {
@@ -48,6 +49,10 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	ds, err := eval.Load(*dataset)
 	if err != nil {
 		return err
+	}
+	var unanswerable map[string]bool
+	if *abstain {
+		ds, unanswerable = eval.SplitByTitle(ds)
 	}
 	modes := []string{*mode}
 	if *mode == "all" {
@@ -93,6 +98,26 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		a.search = rag.NewHybrid(a.store, a.embedder, opts)
 	}
 	scope := rag.MustScope("eval")
+	if *abstain {
+		points, err := eval.AbstainCurve(ctx, ds, unanswerable, a.search, scope,
+			[]float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "relevance guard on %s: %d of %d questions have no answer in the index (default threshold %.2f)\n",
+			ds.Name, len(unanswerable), len(ds.Queries), rag.DefaultMinEvidence)
+		fmt.Fprintf(e.stdout, "%9s %9s %7s %13s\n", "threshold", "precision", "recall", "false-abstain")
+		for _, p := range points {
+			if *asJSON {
+				if err := json.NewEncoder(e.stdout).Encode(p); err != nil {
+					return err
+				}
+				continue
+			}
+			fmt.Fprintf(e.stdout, "%9.2f %9.3f %7.3f %13.3f\n", p.Threshold, p.Precision, p.Recall, p.FalseAbstain)
+		}
+		return nil
+	}
 	for _, m := range modes {
 		res, err := eval.Run(ctx, ds, a.search, scope, m, rewriter)
 		if err != nil {

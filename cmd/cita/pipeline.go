@@ -7,24 +7,45 @@ import (
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
 	"github.com/citahq/cita/rag/openai"
+	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/rerank"
 	"github.com/citahq/cita/rag/rewrite"
 )
 
 // pipeline wires the answering pipeline for the configured models: with a chat endpoint, the
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
-// the offline rewriter answer offline.
+// the offline rewriter answer offline. The reranker and the answer cache are added when the
+// configuration enables them (cache.enabled defaults to on).
 func (a *app) pipeline(ctx context.Context, e *env) (*rag.Pipeline, error) {
 	rw, err := a.rewriter(ctx, e)
 	if err != nil {
 		return nil, err
 	}
 	var composer rag.Composer = rag.Extractive{}
+	variant := "extractive"
 	if chat, err := a.chatModel(e); err != nil {
 		return nil, err
 	} else if chat != nil {
 		composer = generate.NewLLMComposer(chat)
+		variant = "chat:" + a.cfg.Chat.Model
 	}
-	return rag.NewPipeline(a.search, composer, rw, rag.PipelineOptions{}), nil
+	opts := rag.PipelineOptions{Logger: e.logger}
+	if r := a.cfg.Rerank; r.BaseURL != "" {
+		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
+			Timeout: r.Timeout, Logger: e.logger})
+		if err != nil {
+			return nil, fmt.Errorf("reranker: %w", err)
+		}
+		opts.Reranker, opts.RerankTopN, opts.RerankTimeout = client, r.TopN, r.Timeout
+		variant += " rerank:" + r.Flavor + "/" + r.Model
+	}
+	if a.cfg.Cache.On() {
+		// The variant keeps answers of another model, embedder or reranker from being served.
+		variant += " embed:" + a.embedder.Info().Model
+		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
+			Variant: variant}, e.logger)
+	}
+	return rag.NewPipeline(a.search, composer, rw, opts), nil
 }
 
 // rewriter returns the follow-up rewriter: the model's when a chat endpoint is configured (it

@@ -38,7 +38,9 @@ func (f indexFunc) ReplaceDocument(ctx context.Context, doc rag.Document, chunks
 
 type embedFunc func(texts []string) [][]float32
 
-func (f embedFunc) Embed(_ context.Context, texts []string) ([][]float32, error) { return f(texts), nil }
+func (f embedFunc) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return f(texts), nil
+}
 
 func TestRunCache(t *testing.T) {
 	t.Parallel()

@@ -84,7 +84,9 @@ WHERE c.key_hash = $1 AND c.variant = $2 AND c.scope_key = $3 AND c.lang = $4 AN
 
 // Lookup implements rag.AnswerCache: it returns the entry stored under exactly key while it is
 // within its TTL and every cited document still has the cited version, or nil on a miss. An entry
-// found stale is deleted. It returns an error when the database cannot be read or the entry
+// found stale is deleted. A cached abstention's Search holds only the top hit it depended on, so
+// callers that record which documents reached a reply still see it; other hits have a nil Search.
+// It returns an error when the database cannot be read or the entry
 // cannot be decoded.
 func (c *Cache) Lookup(ctx context.Context, key rag.CacheKey) (*rag.Answer, error) {
 	if !key.Valid() {
@@ -118,18 +120,19 @@ func (c *Cache) Lookup(ctx context.Context, key rag.CacheKey) (*rag.Answer, erro
 	return stored.answer(), nil
 }
 
-// Store implements rag.AnswerCache: it writes ans and the (document, version) pairs it cites in
-// one transaction, replacing any entry under key. Every PruneEvery-th call also prunes stale
+// Store implements rag.AnswerCache: it writes ans and the (document, version) pairs it depends on
+// (its sources and, for an abstention, the top hit whose owner it may name) in one transaction, replacing any entry under key. Every PruneEvery-th call also prunes stale
 // entries (a pruning error is logged). It returns an error when the entry cannot be written.
 func (c *Cache) Store(ctx context.Context, key rag.CacheKey, ans *rag.Answer) error {
 	if !key.Valid() {
 		return errors.New("store cached answer: empty query or scope")
 	}
-	raw, err := json.Marshal(newStoredAnswer(ans))
+	stored := newStoredAnswer(ans)
+	raw, err := json.Marshal(stored)
 	if err != nil {
 		return fmt.Errorf("encode cached answer: %w", err)
 	}
-	docIDs, versions := citedVersions(ans.Sources)
+	docIDs, versions := citedVersions(stored.dependsOn())
 	err = pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
 		var id int64
 		err := tx.QueryRow(ctx, `
@@ -215,6 +218,9 @@ type storedAnswer struct {
 	PromptTokens     int            `json:"prompt_tokens"`
 	CompletionTokens int            `json:"completion_tokens"`
 	Sources          []storedSource `json:"sources"`
+	// Reached is an abstention's top hit: its owner may be named in the text, so the entry
+	// depends on its version too, and a hit restores it as the answer's only search hit.
+	Reached *storedSource `json:"reached,omitempty"`
 }
 
 type storedSource struct {
@@ -242,23 +248,50 @@ func newStoredAnswer(a *rag.Answer) storedAnswer {
 		Evidence: a.Evidence, Model: a.Usage.Model, PromptTokens: a.Usage.PromptTokens,
 		CompletionTokens: a.Usage.CompletionTokens, Sources: make([]storedSource, len(a.Sources))}
 	for i, src := range a.Sources {
-		h := src.Hit
-		s.Sources[i] = storedSource{N: src.N, ChunkID: h.ChunkID, DocumentID: h.DocumentID, DocVersion: h.DocVersion,
-			Title: h.Title, Heading: h.Heading, Section: h.Section, Locator: h.Locator, Content: h.Content, Path: h.Path,
-			URL: h.URL, Owner: h.Owner, Lang: h.Lang, UpdatedAt: h.UpdatedAt, Score: h.Score, ArmRank: h.ArmRank,
-			ArmScore: h.ArmScore}
+		s.Sources[i] = newStoredSource(src.N, src.Hit)
+	}
+	if a.Abstained && a.Search != nil && len(a.Search.Hits) > 0 {
+		top := newStoredSource(0, a.Search.Hits[0])
+		s.Reached = &top
 	}
 	return s
+}
+
+func newStoredSource(n int, h rag.Hit) storedSource {
+	return storedSource{N: n, ChunkID: h.ChunkID, DocumentID: h.DocumentID, DocVersion: h.DocVersion,
+		Title: h.Title, Heading: h.Heading, Section: h.Section, Locator: h.Locator, Content: h.Content, Path: h.Path,
+		URL: h.URL, Owner: h.Owner, Lang: h.Lang, UpdatedAt: h.UpdatedAt, Score: h.Score, ArmRank: h.ArmRank,
+		ArmScore: h.ArmScore}
+}
+
+func (src storedSource) hit() rag.Hit {
+	return rag.Hit{ChunkID: src.ChunkID, DocumentID: src.DocumentID, DocVersion: src.DocVersion, Title: src.Title,
+		Heading: src.Heading, Section: src.Section, Locator: src.Locator, Content: src.Content, Path: src.Path,
+		URL: src.URL, Owner: src.Owner, Lang: src.Lang, UpdatedAt: src.UpdatedAt, Score: src.Score,
+		ArmRank: src.ArmRank, ArmScore: src.ArmScore}
 }
 
 func (s storedAnswer) answer() *rag.Answer {
 	a := &rag.Answer{Text: s.Text, Lang: s.Lang, Abstained: s.Abstained, AbstainReason: s.AbstainReason,
 		Evidence: s.Evidence, Usage: rag.Usage{Model: s.Model, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens}}
 	for _, src := range s.Sources {
-		a.Sources = append(a.Sources, rag.Source{N: src.N, Hit: rag.Hit{ChunkID: src.ChunkID, DocumentID: src.DocumentID,
-			DocVersion: src.DocVersion, Title: src.Title, Heading: src.Heading, Section: src.Section, Locator: src.Locator,
-			Content: src.Content, Path: src.Path, URL: src.URL, Owner: src.Owner, Lang: src.Lang, UpdatedAt: src.UpdatedAt,
-			Score: src.Score, ArmRank: src.ArmRank, ArmScore: src.ArmScore}})
+		a.Sources = append(a.Sources, rag.Source{N: src.N, Hit: src.hit()})
+	}
+	if s.Reached != nil {
+		a.Search = &rag.SearchResult{Hits: []rag.Hit{s.Reached.hit()}}
 	}
 	return a
+}
+
+// dependsOn is every hit whose version the entry's validity depends on: the cited sources and,
+// for an abstention, the top hit whose owner it may name.
+func (s storedAnswer) dependsOn() []rag.Source {
+	out := make([]rag.Source, 0, len(s.Sources)+1)
+	for _, src := range s.Sources {
+		out = append(out, rag.Source{Hit: src.hit()})
+	}
+	if s.Reached != nil {
+		out = append(out, rag.Source{Hit: s.Reached.hit()})
+	}
+	return out
 }

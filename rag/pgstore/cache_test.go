@@ -234,6 +234,31 @@ func TestCacheInvalidation(t *testing.T) {
 	}
 }
 
+// TestCacheAbstentionDependsOnItsTopHit: an abstention may name the top hit's owner, so that
+// document's version guards the entry and a hit gives it back as the only search hit.
+func TestCacheAbstentionDependsOnItsTopHit(t *testing.T) {
+	t.Parallel()
+	b := setupCache(t, pgstore.CacheOptions{})
+	ctx := context.Background()
+	d, v := b.index(t, "payroll", []string{"hr"}, "Payroll closes on the 25th.")
+	scope := rag.MustScope("hr")
+	top := rag.Hit{ChunkID: 7, DocumentID: d, DocVersion: v, Title: "Payroll", Owner: "Ana (payroll)"}
+	abstention := &rag.Answer{Text: "I couldn't find this in our documentation. You could ask Ana (payroll).", Lang: "en",
+		Abstained: true, AbstainReason: "weak_evidence", Search: &rag.SearchResult{Hits: []rag.Hit{top, {ChunkID: 8, DocumentID: 999}}}}
+	mustStore(t, b.cache, key("bonus dates", scope), abstention)
+
+	got := lookup(t, b.cache, key("bonus dates", scope))
+	if got == nil || got.Search == nil || len(got.Search.Hits) != 1 || got.Search.Hits[0].DocumentID != d || got.Search.Hits[0].Owner != top.Owner {
+		t.Fatalf("cached abstention = %+v, want its top hit back as the only search hit", got)
+	}
+	if err := b.store.SetGroups(ctx, "cache", "payroll", []string{"board"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lookup(t, b.cache, key("bonus dates", scope)); got != nil {
+		t.Errorf("served an abstention naming the owner of a document whose groups changed: %q", got.Text)
+	}
+}
+
 func TestCachePruneRemovesStaleEntries(t *testing.T) {
 	t.Parallel()
 	b := setupCache(t, pgstore.CacheOptions{PruneEvery: -1})

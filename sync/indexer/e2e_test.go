@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/citahq/cita/config"
@@ -14,6 +15,7 @@ import (
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/rewrite"
 	"github.com/citahq/cita/sync/indexer"
 )
 
@@ -70,6 +72,7 @@ type sampleQuestion struct {
 	ExpectText string   `json:"expect_text"`
 	History    []string `json:"history"`
 	Kind       string   `json:"kind"`
+	Note       string   `json:"note"`
 }
 
 func loadQuestions(t *testing.T) []sampleQuestion {
@@ -190,5 +193,65 @@ func TestReindexSkipsUnchangedAndRemovesDeleted(t *testing.T) {
 	rep, err = b.ix.Sync(context.Background(), "corpus", items[:len(items)/2], false)
 	if err != nil || rep.Deleted != 0 {
 		t.Fatalf("partial listing deleted %d documents (%v)", rep.Deleted, err)
+	}
+}
+
+// TestSampleQuestionsThroughPipeline asks the sample corpus's follow-ups, conflicts and
+// unanswerable questions through the offline pipeline (rewriter, hybrid search, guard,
+// extractive answer, citation check).
+func TestSampleQuestionsThroughPipeline(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	if rep := b.sync(t, "../../testdata/corpus"); len(rep.Failed) > 0 {
+		t.Fatalf("index: %+v", rep.Failed)
+	}
+	p := rag.NewPipeline(rag.NewHybrid(b.store, b.emb, rag.DefaultHybridOptions()), rag.Extractive{}, rewrite.Offline{}, rag.PipelineOptions{})
+	for _, q := range loadQuestions(t) {
+		question := rag.Question{Text: q.Question, Scope: rag.MustScope(q.Groups...)}
+		for _, h := range q.History {
+			question.History = append(question.History, rag.Turn{Role: "user", Text: h})
+		}
+		ans, err := p.Answer(context.Background(), question, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q.ID, err)
+		}
+		cites := func(path string) bool {
+			for _, s := range ans.Sources {
+				if s.Path == path {
+					return true
+				}
+			}
+			return false
+		}
+		switch q.Kind {
+		case "followup":
+			if ans.Abstained || !cites(q.ExpectPath) {
+				t.Errorf("%s follow-up %q (rewritten %q): want a citation of %s, got abstained=%v %v",
+					q.ID, q.Question, ans.StandaloneQuery, q.ExpectPath, ans.Abstained, ans.Sources)
+			}
+		case "conflict":
+			if strings.Contains(q.Note, "over English documents") {
+				// Offline, a Spanish question shares almost no words with English documents; the
+				// guard abstains. A multilingual embedding model is what bridges languages.
+				continue
+			}
+			if !cites(q.ExpectPath) {
+				t.Errorf("%s conflict %q: the newer source %s is not cited: %s", q.ID, q.Question, q.ExpectPath, ans.Text)
+			}
+			if cites("handbook/travel-policy-2023.md") && !strings.Contains(ans.Text, "disagree") && !strings.Contains(ans.Text, "no coinciden") {
+				t.Errorf("%s: both versions cited without naming the conflict: %s", q.ID, ans.Text)
+			}
+		case "injection":
+			if q.ID == "q50" && !strings.Contains(ans.Text, q.ExpectText) {
+				t.Errorf("%s: answer lacks %q: %s", q.ID, q.ExpectText, ans.Text)
+			}
+		case "unanswerable":
+			if strings.Contains(q.Question, "Tokyo") && !ans.Abstained {
+				t.Errorf("%s: %q answered instead of abstaining: %s", q.ID, q.Question, ans.Text)
+			}
+		}
+		if ans.Abstained && !strings.HasPrefix(ans.Text, rag.NotFoundText(ans.Lang, "")) {
+			t.Errorf("%s: abstention text %q", q.ID, ans.Text)
+		}
 	}
 }

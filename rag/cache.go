@@ -1,0 +1,104 @@
+package rag
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// AnswerCache keeps finished answers so that a repeated question is answered without searching
+// or generating again. Implementations must return a hit only for an exactly equal key (never for
+// another scope, nor a superset or subset of it), only while every document the answer cited
+// still has the version it cited (Source.DocVersion), and only within their TTL.
+type AnswerCache interface {
+	// Lookup returns the cached answer for key, or nil and no error on a miss. The answer holds
+	// the original Text, Sources, Lang, Abstained, AbstainReason, Evidence and Usage (the tokens
+	// the original answer spent; Cached tells that no model ran this time). It returns an error
+	// only when the cache could not be read.
+	Lookup(ctx context.Context, key CacheKey) (*Answer, error)
+	// Store records ans under key, replacing any earlier entry. It returns an error when the
+	// entry could not be written.
+	Store(ctx context.Context, key CacheKey, ans *Answer) error
+}
+
+// CacheKey identifies a cached answer: what was asked, who may see the answer, and the language
+// it is written in (a question normalizes the same in Spanish and English punctuation, but the
+// answer's fixed phrases differ).
+type CacheKey struct {
+	Query string // NormalizeQuery of the standalone query
+	Scope string // Scope.Key(): the sorted access groups
+	Lang  string // Answer.Lang
+}
+
+// NewCacheKey returns the key of the answer to standalone asked under scope, written in lang.
+func NewCacheKey(standalone string, scope Scope, lang string) CacheKey {
+	return CacheKey{Query: NormalizeQuery(standalone), Scope: scope.Key(), Lang: lang}
+}
+
+// Valid reports whether the key may be used: a query and a scope are both required.
+func (k CacheKey) Valid() bool { return k.Query != "" && k.Scope != "" }
+
+// NormalizeQuery is the cache's form of a query: compatibility-decomposed, accents dropped,
+// lower-cased, whitespace collapsed to single spaces, and sentence punctuation (?¿!¡.,;:…) at
+// either end dropped ("¿Cuántos  días?" and "cuantos dias" are the same key). Other characters
+// stay, so "C#", "C++", "ERR_4402" and "5.440.000" keep their form.
+func NormalizeQuery(q string) string {
+	var b strings.Builder
+	b.Grow(len(q))
+	for _, r := range norm.NFKD.String(q) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			// a combining accent: dropped
+		case unicode.IsSpace(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	s := strings.Join(strings.Fields(b.String()), " ")
+	return strings.Trim(s, sentencePunct)
+}
+
+// sentencePunct is what NormalizeQuery trims from both ends, with spaces.
+const sentencePunct = "?¿!¡.,;:… "
+
+// cacheLookup returns the cached answer to the question ans stands for, filled in for this
+// asking, or nil on a miss. A cache error is logged and counts as a miss.
+func (p *Pipeline) cacheLookup(ctx context.Context, key CacheKey, ans *Answer, onDelta func(string)) *Answer {
+	if p.opts.Cache == nil || !key.Valid() {
+		return nil
+	}
+	start := time.Now()
+	hit, err := p.opts.Cache.Lookup(ctx, key)
+	ans.Timings["cache"] = time.Since(start)
+	if err != nil {
+		p.logger.WarnContext(ctx, "answer cache lookup", slog.String("error", err.Error()))
+		return nil
+	}
+	if hit == nil {
+		return nil
+	}
+	hit.Question, hit.StandaloneQuery, hit.Timings, hit.Cached = ans.Question, ans.StandaloneQuery, ans.Timings, true
+	if onDelta != nil {
+		onDelta(hit.Text)
+	}
+	return hit
+}
+
+// cacheStore records a fresh answer; an error is logged, never returned: the asker already has
+// the answer.
+func (p *Pipeline) cacheStore(ctx context.Context, key CacheKey, ans *Answer) {
+	if p.opts.Cache == nil || !key.Valid() || ctx.Err() != nil {
+		return
+	}
+	start := time.Now()
+	err := p.opts.Cache.Store(ctx, key, ans)
+	ans.Timings["cache_store"] = time.Since(start)
+	if err != nil {
+		p.logger.WarnContext(ctx, "answer cache store", slog.String("error", err.Error()))
+	}
+}
