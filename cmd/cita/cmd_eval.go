@@ -37,11 +37,15 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
 	mode := fs.String("mode", "all", "fts, vector, hybrid or all")
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
+	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *rewrites != "" {
+		return runRewriteEval(ctx, e, *rewrites, *asJSON)
 	}
 	if *dataset == "" {
 		return fmt.Errorf("--dataset is required, e.g. --dataset ../shared/eval/xquad-es")
