@@ -9,7 +9,7 @@ func TestScoreQuery(t *testing.T) {
 	t.Parallel()
 	rel := map[string]int{"a": 1, "b": 1}
 	cases := []struct {
-		ranked                 []string
+		ranked               []string
 		ndcg, r10, mrr, r100 float64
 	}{
 		{[]string{"a", "b"}, 1, 1, 1, 1},
