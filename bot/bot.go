@@ -53,6 +53,9 @@ type Incoming struct {
 	// the answer is recorded (for feedback and "how I answered") but no turn is saved.
 	Ephemeral  bool
 	ReceivedAt time.Time // when the event reached cita; zero means now
+	// Queued, when set, is told the question's place in line (1 = next) when every answer
+	// worker is busy, so the adapter can say so while the question waits.
+	Queued func(position int)
 }
 
 // Reason says why a reply is not an answer from the documents. ReasonNone means the pipeline
@@ -71,7 +74,43 @@ const (
 	// ReasonAccessUnknown: the platform could not say who will see the reply (an API failure);
 	// adapters reply with it without calling Handle.
 	ReasonAccessUnknown Reason = "access_unknown"
+	// ReasonBusy: every answer worker is busy and the line of waiting questions is full.
+	ReasonBusy Reason = "busy"
+	// ReasonWorkspaceRateLimited: the workspace as a whole asked more than its configured rate.
+	ReasonWorkspaceRateLimited Reason = "workspace_rate_limited"
 )
+
+// Outcomes of a turn, as counted by metrics (see Outgoing.Outcome).
+const (
+	OutcomeAnswered    = "answered"
+	OutcomeAbstained   = "abstained"
+	OutcomeError       = "error"
+	OutcomeBusy        = "busy"
+	OutcomeRateLimited = "rate_limited"
+	OutcomeRefused     = "refused" // no access group, an empty question: the asker can fix it
+)
+
+// Outcome classifies the reply: answered, abstained (including "nothing is indexed"), error,
+// busy, rate_limited or refused.
+func (o Outgoing) Outcome() string {
+	switch o.Reason {
+	case ReasonNone:
+		if o.Abstained {
+			return OutcomeAbstained
+		}
+		return OutcomeAnswered
+	case ReasonEmptyIndex:
+		return OutcomeAbstained
+	case ReasonModelFailure, ReasonAccessUnknown:
+		return OutcomeError
+	case ReasonBusy:
+		return OutcomeBusy
+	case ReasonRateLimited, ReasonWorkspaceRateLimited:
+		return OutcomeRateLimited
+	default:
+		return OutcomeRefused
+	}
+}
 
 // ReasonReply is the reply for a reason decided by an adapter, in the question's language.
 func ReasonReply(question string, r Reason) Outgoing {

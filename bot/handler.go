@@ -16,6 +16,13 @@ type HandlerOptions struct {
 	HistoryTurns int
 	// RateLimit is the per-user question rate; zero means DefaultRateLimit.
 	RateLimit RateLimit
+	// WorkspaceRateLimit is the question rate of a whole workspace (Slack team, Discord guild);
+	// zero means no workspace limit.
+	WorkspaceRateLimit RateLimit
+	// Queue bounds the answers in progress; nil means NewQueue(DefaultWorkers, DefaultQueueSize).
+	Queue *Queue
+	// Observer, when set, is told the outcome of every turn (metrics).
+	Observer Observer
 	// AnswerTimeout bounds one answer; default 90 s.
 	AnswerTimeout time.Duration
 	// IndexEmpty, when set, is asked after a "no_results" abstention so the reply can say that
@@ -31,6 +38,8 @@ type Handler struct {
 	answerer Answerer
 	store    Store
 	limiter  *userLimiter
+	teams    *userLimiter // nil: no workspace limit
+	queue    *Queue
 	opts     HandlerOptions
 	logger   *slog.Logger
 }
@@ -49,7 +58,23 @@ func NewHandler(answerer Answerer, store Store, opts HandlerOptions) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{answerer: answerer, store: store, limiter: newUserLimiter(opts.RateLimit), opts: opts, logger: opts.Logger}
+	if opts.Queue == nil {
+		opts.Queue = NewQueue(DefaultWorkers, DefaultQueueSize)
+	}
+	h := &Handler{answerer: answerer, store: store, limiter: newUserLimiter(opts.RateLimit), queue: opts.Queue, opts: opts, logger: opts.Logger}
+	if opts.WorkspaceRateLimit.PerMinute > 0 {
+		h.teams = newUserLimiter(opts.WorkspaceRateLimit)
+	}
+	return h
+}
+
+// Queue returns the handler's answer queue (for metrics and tests).
+func (h *Handler) Queue() *Queue { return h.queue }
+
+// Observer is told the outcome of every turn a Handler handles; internal/metrics implements it.
+type Observer interface {
+	// ObserveTurn receives the reply and the time from the event reaching cita to the reply.
+	ObserveTurn(platform string, out Outgoing, took time.Duration)
 }
 
 // Store returns the handler's store, for adapters that dedupe events and record feedback.
@@ -59,17 +84,25 @@ func (h *Handler) Store() Store { return h.store }
 // reply carrying a Reason; errors are logged here, once. onDelta, when non-nil, receives the
 // answer's text as it streams (not the reason texts).
 func (h *Handler) Handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
-	start := in.ReceivedAt
-	if start.IsZero() {
-		start = h.opts.Now()
+	if in.ReceivedAt.IsZero() {
+		in.ReceivedAt = h.opts.Now()
 	}
+	out := h.handle(ctx, in, onDelta)
+	if h.opts.Observer != nil {
+		h.opts.Observer.ObserveTurn(in.Conversation.Platform, out, h.opts.Now().Sub(in.ReceivedAt))
+	}
+	return out
+}
+
+func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
+	start := in.ReceivedAt
 	in.Text = strings.TrimSpace(in.Text)
 	lang := rag.AnswerLang(in.Text)
 	attrs := []any{slog.String("platform", in.Conversation.Platform), slog.String("channel_id", in.Conversation.Channel),
 		slog.String("thread_id", in.Conversation.Thread), slog.String("user_id", in.UserID)}
-	reply := func(r Reason) Outgoing {
+	reply := func(r Reason, args ...any) Outgoing {
 		h.logger.InfoContext(ctx, "not answered", append(attrs, slog.String("reason", string(r)))...)
-		return Outgoing{Text: ReasonText(lang, r), Lang: lang, Reason: r}
+		return Outgoing{Text: ReasonText(lang, r, args...), Lang: lang, Reason: r}
 	}
 	if in.Text == "" {
 		return reply(ReasonEmptyQuestion)
@@ -77,12 +110,24 @@ func (h *Handler) Handle(ctx context.Context, in Incoming, onDelta func(string))
 	if !h.limiter.allow(in.Conversation.Platform+":"+in.Conversation.Workspace+":"+in.UserID, h.opts.Now()) {
 		return reply(ReasonRateLimited)
 	}
+	if h.teams != nil && !h.teams.allow(in.Conversation.Platform+":"+in.Conversation.Workspace, h.opts.Now()) {
+		return reply(ReasonWorkspaceRateLimited)
+	}
 	if in.Scope.Empty() {
 		if in.Audience == AudienceChannel {
 			return reply(ReasonNoCommonGroup)
 		}
 		return reply(ReasonNoGroup)
 	}
+	release, err := h.queue.Acquire(ctx, in.Queued)
+	if err != nil {
+		var full *QueueFullError
+		if errors.As(err, &full) {
+			return reply(ReasonBusy, full.Waiting+1)
+		}
+		return reply(ReasonModelFailure) // the caller gave up while waiting in line
+	}
+	defer release()
 	var history []rag.Turn
 	if !in.Ephemeral {
 		var err error

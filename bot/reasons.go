@@ -1,32 +1,42 @@
 package bot
 
+import "fmt"
+
 // reasonTexts are the short sentences a reply carries instead of an answer, per language.
 var reasonTexts = map[string]map[Reason]string{
 	"en": {
-		ReasonEmptyQuestion: "Ask me a question after the mention, for example: “how many vacation days do I get?”",
-		ReasonRateLimited:   "You're asking faster than I can keep up. Wait a minute and ask again.",
-		ReasonNoGroup:       "I can't search any documents for you: your account isn't mapped to an access group. Ask an admin to add you to cita's access configuration.",
-		ReasonNoCommonGroup: "The members of this channel share no access group, so anything I found could reach someone who may not read it. Ask me in a DM.",
-		ReasonEmptyIndex:    "No documents are indexed yet, so I have nothing to answer from. An admin can add some with `cita index`.",
-		ReasonModelFailure:  "I couldn't answer: the answering service failed. Try again in a minute.",
-		ReasonAccessUnknown: "I couldn't check who can see this reply, so I didn't search. Try again in a minute.",
+		ReasonEmptyQuestion:        "Ask me a question after the mention, for example: “how many vacation days do I get?”",
+		ReasonRateLimited:          "You're asking faster than I can keep up. Wait a minute and ask again.",
+		ReasonNoGroup:              "I can't search any documents for you: your account isn't mapped to an access group. Ask an admin to add you to cita's access configuration.",
+		ReasonNoCommonGroup:        "The members of this channel share no access group, so anything I found could reach someone who may not read it. Ask me in a DM.",
+		ReasonEmptyIndex:           "No documents are indexed yet, so I have nothing to answer from. An admin can add some with `cita index`.",
+		ReasonModelFailure:         "I couldn't answer: the answering service failed. Try again in a minute.",
+		ReasonAccessUnknown:        "I couldn't check who can see this reply, so I didn't search. Try again in a minute.",
+		ReasonBusy:                 "I'm busy and the line is full: you would be number %d in line. Ask again in a minute.",
+		ReasonWorkspaceRateLimited: "This workspace is asking more questions than I'm set to answer per minute. Ask again in a minute.",
 	},
 	"es": {
-		ReasonEmptyQuestion: "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
-		ReasonRateLimited:   "Estás preguntando más rápido de lo que puedo responder. Espera un minuto y vuelve a preguntar.",
-		ReasonNoGroup:       "No puedo buscar documentos para ti: tu cuenta no está asignada a ningún grupo de acceso. Pide a un administrador que te añada a la configuración de acceso de cita.",
-		ReasonNoCommonGroup: "Los miembros de este canal no comparten ningún grupo de acceso, así que lo que encuentre podría llegar a alguien que no puede leerlo. Pregúntame por mensaje directo.",
-		ReasonEmptyIndex:    "Todavía no hay documentos indexados, así que no tengo de dónde responder. Un administrador puede añadirlos con `cita index`.",
-		ReasonModelFailure:  "No pude responder: falló el servicio que genera las respuestas. Inténtalo de nuevo en un minuto.",
-		ReasonAccessUnknown: "No pude comprobar quién puede ver esta respuesta, así que no busqué. Inténtalo de nuevo en un minuto.",
+		ReasonEmptyQuestion:        "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
+		ReasonRateLimited:          "Estás preguntando más rápido de lo que puedo responder. Espera un minuto y vuelve a preguntar.",
+		ReasonNoGroup:              "No puedo buscar documentos para ti: tu cuenta no está asignada a ningún grupo de acceso. Pide a un administrador que te añada a la configuración de acceso de cita.",
+		ReasonNoCommonGroup:        "Los miembros de este canal no comparten ningún grupo de acceso, así que lo que encuentre podría llegar a alguien que no puede leerlo. Pregúntame por mensaje directo.",
+		ReasonEmptyIndex:           "Todavía no hay documentos indexados, así que no tengo de dónde responder. Un administrador puede añadirlos con `cita index`.",
+		ReasonModelFailure:         "No pude responder: falló el servicio que genera las respuestas. Inténtalo de nuevo en un minuto.",
+		ReasonAccessUnknown:        "No pude comprobar quién puede ver esta respuesta, así que no busqué. Inténtalo de nuevo en un minuto.",
+		ReasonBusy:                 "Estoy ocupado y la fila está llena: serías el número %d en la fila. Vuelve a preguntar en un minuto.",
+		ReasonWorkspaceRateLimited: "Este espacio de trabajo está haciendo más preguntas de las que estoy configurado para responder por minuto. Vuelve a preguntar en un minuto.",
 	},
 }
 
-// ReasonText returns the sentence for reason in lang ("en" when lang is unknown).
-func ReasonText(lang string, reason Reason) string {
+// ReasonText returns the sentence for reason in lang ("en" when lang is unknown); args fill
+// the reasons that carry numbers (ReasonBusy: the place in line the question would have had).
+func ReasonText(lang string, reason Reason, args ...any) string {
 	texts, ok := reasonTexts[lang]
 	if !ok {
 		texts = reasonTexts["en"]
+	}
+	if len(args) > 0 {
+		return fmt.Sprintf(texts[reason], args...)
 	}
 	return texts[reason]
 }

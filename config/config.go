@@ -104,7 +104,9 @@ func Load(path string) (*Config, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	cfg.applyEnv()
+	if err := cfg.applyEnv(); err != nil {
+		return nil, err
+	}
 	cfg.applyDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ func expandEnv(raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-func (c *Config) applyEnv() {
+func (c *Config) applyEnv() error {
 	set := func(dst *string, name string) {
 		if v, ok := os.LookupEnv(name); ok && v != "" {
 			*dst = v
@@ -146,6 +148,7 @@ func (c *Config) applyEnv() {
 	set(&c.Chat.Model, "CITA_CHAT_MODEL")
 	set(&c.Rerank.APIKey, "CITA_RERANK_API_KEY")
 	c.Slack.ApplyEnv()
+	return c.Server.ApplyEnv()
 }
 
 func (c *Config) applyDefaults() {

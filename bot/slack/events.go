@@ -117,7 +117,7 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		return
 	}
 	in := bot.Incoming{Conversation: a.conversation(q), UserID: q.user, Text: text,
-		Scope: scope, Audience: audience, ReceivedAt: q.received}
+		Scope: scope, Audience: audience, ReceivedAt: q.received, Queued: r.queued}
 	r.finish(ctx, a.opts.Handler.Handle(ctx, in, r.delta))
 }
 

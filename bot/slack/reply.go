@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -66,6 +67,20 @@ func (r *reply) delta(d string) {
 	r.text.WriteString(d)
 	r.dirty = true
 	r.mu.Unlock()
+}
+
+// queued shows the question's place in line in the placeholder while every answer worker is
+// busy (bot.Incoming.Queued). A failed update only costs the hint.
+func (r *reply) queued(position int) {
+	if r.ts == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.a.work, 5*time.Second)
+	defer cancel()
+	text := fmt.Sprintf("%s you are %d in line", r.a.opts.Placeholder, position)
+	if _, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(text, false)); err != nil {
+		r.a.logger.InfoContext(ctx, "show place in line", slog.String("channel_id", r.channel), slog.Any("error", err))
+	}
 }
 
 // updateLoop writes the streamed text into the placeholder, at most once per interval.

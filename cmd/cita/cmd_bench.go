@@ -41,6 +41,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	million := fs.Bool("million", false, "also run 1,000,000 chunks")
 	queries := fs.Int("queries", 300, "queries per size")
 	asJSON := fs.Bool("json", false, "print one JSON object per size")
+	reuse := fs.String("schema", "", "reuse a namespace kept by an earlier --keep run of the same size: skip indexing, measure queries")
 	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
 	officeDir := fs.String("office-dir", "", "with --office: write the files here and keep them (default: a temporary folder)")
@@ -63,6 +64,10 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	}
 	for _, n := range ns {
 		schema := "cita_bench_" + randomHex(6)
+		if *reuse != "" {
+			schema = *reuse
+			*keep = true
+		}
 		a, err := openApp(ctx, e, schema)
 		if err != nil {
 			return err
@@ -84,7 +89,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 				}
 			}
 			res, err := bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, Store: a.store, Embedder: a.embedder,
-				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress})
+				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress, SkipIndex: *reuse != ""})
 			if err != nil {
 				return nil, err
 			}

@@ -33,6 +33,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	groups := fs.String("groups", "", "comma-separated access groups for every document under DIR")
 	accessFile := fs.String("access", "", "YAML file with access rules (default_groups, rules: [{match, groups}])")
 	source := fs.String("source", "", "source name recorded with the documents (default: the folder's absolute path)")
+	stats := fs.Bool("stats", false, "print files/s, chunks/s and peak memory (RSS, Go heap) at the end")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,6 +64,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	if name == "" {
 		name = "folder:" + root
 	}
+	meter := startIndexStats(*stats)
 	items, complete, err := indexer.ListFolder(ctx, root, groupsFor)
 	if err != nil {
 		return err
@@ -73,6 +75,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	printReport(e, rep)
+	meter.print(e, rep)
 	if !complete {
 		fmt.Fprintln(e.stderr, "warning: part of the folder could not be read; nothing was deleted this run")
 	}

@@ -15,24 +15,31 @@ import (
 	"github.com/citahq/cita/bot/discord"
 	"github.com/citahq/cita/bot/pgbot"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/internal/metrics"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/scheduler"
 	"github.com/citahq/cita/sync/syncrun"
 )
 
-// shutdownGrace is how long in-flight answers may take to finish after SIGTERM.
-const shutdownGrace = 30 * time.Second
-
 func init() {
 	register("serve", &command{
-		summary: "run the chat adapters (Slack) with a health endpoint",
+		summary: "run the chat adapters, the sync scheduler, health checks and metrics",
 		usage: `Usage: cita serve [--listen ADDR]
 
-Runs the Slack adapter configured under "slack:" in the configuration file (see docs/slack.md):
-Socket Mode by default, or the Events API over HTTP with slack.mode: http, whose endpoints are
-<slack.path>/events, /interactions and /commands on the listen address. GET /healthz answers
-200 while the database answers. On SIGINT or SIGTERM it stops taking new events and lets the
-answers in flight finish (up to 30 s).
+Runs what the configuration enables: the Slack adapter ("slack:", see docs/slack.md), the
+Discord adapter ("discord:", docs/discord.md) and the sync scheduler ("sources:", docs/sync.md),
+with one HTTP server on the listen address (default :8080):
+
+  GET /healthz   200 while the process runs (liveness)
+  GET /readyz    200 when the database answers and its schema is current (readiness)
+  GET /metrics   Prometheus metrics
+  <slack.path>/events, /interactions, /commands      Slack in http mode
+  <discord.http_path>                                Discord in http mode
+
+Answers run on server.workers workers with a line of server.queue_size questions; past it askers
+get a "busy" reply. Logs are JSON when stderr is not a terminal (server.log.format to choose).
+On SIGINT or SIGTERM it stops taking events, lets the answers in flight finish (up to
+server.shutdown_grace, 30s) and stops the scheduler. See docs/production.md.
 
 Flags:
 `,
@@ -42,23 +49,43 @@ Flags:
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("serve", e, commands["serve"].usage)
-	listen := fs.String("listen", "", "HTTP address for /healthz and the Slack endpoints (default: listen from the configuration, else :8080)")
+	listen := fs.String("listen", "", "HTTP address for health, metrics and the chat endpoints (default: listen from the configuration, else :8080)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	server := cfg.Server
+	if err := server.ApplyEnv(); err != nil {
+		return err
+	}
+	if err := server.Validate(); err != nil {
+		return err
+	}
+	server = server.WithDefaults()
+	e.logger = serveLogger(server.Log, e.stderr, e.logger.Enabled(ctx, slog.LevelDebug))
+
 	a, err := openApp(ctx, e, "")
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	sc := a.cfg.Slack
+	sc, dc := a.cfg.Slack, a.cfg.Discord
 	sc.ApplyEnv()
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	dc := a.cfg.Discord
+	if !sc.Enabled() && !dc.Enabled() && len(a.cfg.Sources) == 0 {
+		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, or sources in the configuration; see docs/slack.md, docs/discord.md and docs/sync.md")
+	}
+	sc = sc.WithDefaults()
+
+	m := metrics.New()
+	m.WatchPool(a.pool)
 	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
-	sched := scheduler.New(runner, e.logger)
+	sched := scheduler.New(m.InstrumentRunner(runner), e.logger)
 	for _, src := range a.cfg.Sources {
 		conn, err := syncrun.OpenSource(ctx, src, e.logger)
 		if err != nil {
@@ -68,32 +95,39 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if !sc.Enabled() && !dc.Enabled() && len(a.cfg.Sources) == 0 {
-		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN) and/or discord.token in the configuration; see docs/slack.md and docs/discord.md")
-	}
-	sc = sc.WithDefaults()
 	p, err := a.pipeline(ctx, e)
 	if err != nil {
 		return err
 	}
 	store := pgbot.New(a.pool)
+	queue := bot.NewQueue(server.Workers, server.QueueSize)
+	m.WatchQueue(queue)
+	userLimit := bot.RateLimit{PerMinute: sc.RateLimit.PerMinute, Burst: sc.RateLimit.Burst}
+	if server.UserRateLimit.PerMinute > 0 {
+		userLimit = bot.RateLimit{PerMinute: server.UserRateLimit.PerMinute, Burst: server.UserRateLimit.Burst}
+	}
 	handler := bot.NewHandler(p, store, bot.HandlerOptions{
-		RateLimit:  bot.RateLimit{PerMinute: sc.RateLimit.PerMinute, Burst: sc.RateLimit.Burst},
-		IndexEmpty: store.IndexEmpty,
-		Logger:     e.logger,
+		RateLimit:          userLimit,
+		WorkspaceRateLimit: bot.RateLimit{PerMinute: server.WorkspaceRateLimit.PerMinute, Burst: server.WorkspaceRateLimit.Burst},
+		Queue:              queue,
+		Observer:           m,
+		IndexEmpty:         store.IndexEmpty,
+		Logger:             e.logger,
 	})
-	opts := slackbot.Options{
-		BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-		Access:   bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
-		ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
-	}
-	if sc.Mode == "socket" {
-		opts.AppToken = sc.AppToken
-	} else {
-		opts.SigningSecret = sc.SigningSecret
-	}
 	var adapter *slackbot.Adapter
 	if sc.Enabled() {
+		opts := slackbot.Options{
+			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
+			Access:   bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
+			ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
+			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
+			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
+		}
+		if sc.Mode == "socket" {
+			opts.AppToken = sc.AppToken
+		} else {
+			opts.SigningSecret = sc.SigningSecret
+		}
 		if adapter, err = slackbot.New(ctx, opts); err != nil {
 			return err
 		}
@@ -106,16 +140,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if addr == "" {
 		addr = ":8080"
 	}
+	ready := &readiness{pool: a.pool}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		pctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := a.pool.Ping(pctx); err != nil {
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
+	serveRoutes(mux, ready, m, e.logger)
 	if adapter != nil && sc.Mode == "http" {
 		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
 	}
@@ -124,8 +151,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.String("slack_mode", sc.Mode))
-	fmt.Fprintf(e.stderr, "cita serve: Slack enabled=%v (%s mode), Discord enabled=%v; health at http://%s/healthz\n", sc.Enabled(), sc.Mode, dc.Enabled(), ln.Addr())
+	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.Bool("slack", sc.Enabled()),
+		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Int("sources", len(a.cfg.Sources)),
+		slog.Int("workers", server.Workers), slog.Int("queue_size", server.QueueSize))
 
 	sched.Start(ctx)
 	defer sched.Stop()
@@ -145,19 +173,24 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	g.Go(func() error { pruneEvents(gctx, store, e.logger); return nil })
 	g.Go(func() error {
 		<-gctx.Done()
-		// Stop taking requests, then let the answers in flight finish.
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), shutdownGrace)
+		ready.draining.Store(true)
+		e.logger.Info("shutting down: letting answers in flight finish", slog.Duration("grace", server.ShutdownGrace),
+			slog.Int("answering", queue.Stat().Running), slog.Int("waiting", queue.Stat().Waiting))
+		// Stop taking requests, let the answers in flight finish, then stop the scheduler (it
+		// cancels passes in progress; each records itself as interrupted).
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), server.ShutdownGrace)
 		defer cancel()
 		herr := srv.Shutdown(sctx)
 		var aerr error
 		if adapter != nil {
 			aerr = adapter.Shutdown(sctx)
 		}
+		sched.Stop()
 		return errors.Join(herr, aerr)
 	})
 	err = g.Wait()
 	if ctx.Err() != nil && err == nil {
-		fmt.Fprintln(e.stderr, "cita serve: stopped")
+		e.logger.Info("stopped")
 	}
 	return err
 }
@@ -168,7 +201,7 @@ func pruneEvents(ctx context.Context, store *pgbot.Store, logger *slog.Logger) {
 	defer tick.Stop()
 	for {
 		if _, err := store.PruneEvents(ctx, time.Now().Add(-24*time.Hour)); err != nil && ctx.Err() == nil {
-			logger.WarnContext(ctx, "prune slack event ids", slog.Any("error", err))
+			logger.WarnContext(ctx, "prune chat event ids", slog.Any("error", err))
 		}
 		select {
 		case <-ctx.Done():

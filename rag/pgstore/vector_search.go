@@ -21,10 +21,10 @@ func (s *Store) SearchVector(ctx context.Context, vec []float32, scope rag.Scope
 		return nil, fmt.Errorf("vector search: query has %d dimensions, the index for %s has %d", len(vec), s.model.Model, s.model.Dimension)
 	}
 	sql := fmt.Sprintf(`SELECT id, dist FROM (
-			SELECT id, %[1]s OPERATOR(public.<=>) $1::public.vector AS dist
+			SELECT id, %[1]s OPERATOR(public.<=>) $1::public.vector::public.halfvec AS dist
 			FROM chunks
 			WHERE embed_model = %[2]s AND groups && $2::text[]
-			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector
+			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector::public.halfvec
 			LIMIT $4
 		) nearest ORDER BY dist, id LIMIT $3`, s.vectorExpr, s.modelLit)
 	var hits []rag.ArmHit
@@ -64,8 +64,9 @@ func (s *Store) SearchVectorExact(ctx context.Context, vec []float32, scope rag.
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
 	}
-	sql := fmt.Sprintf(`SELECT id, %[1]s OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
-		WHERE embed_model = %[2]s AND groups && $2::text[] ORDER BY dist, id LIMIT $3`, s.vectorExpr, s.modelLit)
+	// Full precision, so the recall measured against it includes the index's half precision.
+	sql := fmt.Sprintf(`SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
+		WHERE embed_model = %[1]s AND groups && $2::text[] ORDER BY dist, id LIMIT $3`, s.modelLit)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SET LOCAL enable_indexscan = off"); err != nil {

@@ -1,0 +1,121 @@
+// Package slackload drives many concurrent questions through the real Slack adapter (its
+// Events API endpoint, signature checks, access resolution, placeholder, streaming and final
+// reply) against a loopback fake of the Slack Web API, and measures what an asker sees: when the
+// first visible response (the placeholder) and the final answer arrive. `cita bench --load` and
+// the leak test use it.
+package slackload
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// botUserID is the fake workspace's bot user.
+const botUserID = "UBOT"
+
+// reply is what the fake saw of one question's reply in a channel.
+type reply struct {
+	placeholder chan time.Time // first chat.postMessage in the channel
+	final       chan string    // first message with blocks (the final reply's text)
+}
+
+// FakeSlack is a loopback Slack Web API with the methods the adapter calls. Its workspace has
+// one human per channel: channel C<x> holds user U<x> and the bot; every human is a full member
+// with an e-mail at example.com.
+type FakeSlack struct {
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	replies map[string]*reply // channel -> the reply awaited there
+	calls   map[string]int
+	ts      int
+}
+
+// NewFakeSlack starts the fake on a loopback port; Close stops it.
+func NewFakeSlack() *FakeSlack {
+	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	return f
+}
+
+// APIURL is the base URL for the adapter's APIURL option (it ends with "/").
+func (f *FakeSlack) APIURL() string { return f.srv.URL + "/" }
+
+// Close stops the fake and closes its connections.
+func (f *FakeSlack) Close() { f.srv.Close() }
+
+// Calls returns how many times each Web API method was called.
+func (f *FakeSlack) Calls() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]int, len(f.calls))
+	for k, v := range f.calls {
+		out[k] = v
+	}
+	return out
+}
+
+// expect registers the next reply in channel and returns what will report it.
+func (f *FakeSlack) expect(channel string) *reply {
+	r := &reply{placeholder: make(chan time.Time, 1), final: make(chan string, 1)}
+	f.mu.Lock()
+	f.replies[channel] = r
+	f.mu.Unlock()
+	return r
+}
+
+func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
+	now := time.Now()
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	method := strings.TrimPrefix(r.URL.Path, "/")
+	channel := r.Form.Get("channel")
+	f.mu.Lock()
+	f.calls[method]++
+	pending := f.replies[channel]
+	var resp map[string]any
+	switch method {
+	case "auth.test":
+		resp = map[string]any{"ok": true, "url": "https://load.slack.example/", "team": "Load", "user": "cita", "team_id": "T1", "user_id": botUserID, "bot_id": "B1"}
+	case "chat.postMessage":
+		f.ts++
+		resp = map[string]any{"ok": true, "channel": channel, "ts": fmt.Sprintf("1800000000.%06d", f.ts)}
+		if pending != nil && r.Form.Get("blocks") == "" {
+			select {
+			case pending.placeholder <- now:
+			default:
+			}
+		}
+	case "chat.update":
+		resp = map[string]any{"ok": true, "channel": channel, "ts": r.Form.Get("ts"), "text": r.Form.Get("text")}
+	case "reactions.add":
+		resp = map[string]any{"ok": true}
+	case "users.info":
+		user := r.Form.Get("user")
+		resp = map[string]any{"ok": true, "user": map[string]any{"id": user, "team_id": "T1", "name": strings.ToLower(user),
+			"is_bot": user == botUserID, "profile": map[string]any{"email": strings.ToLower(user) + "@example.com"}}}
+	case "conversations.members":
+		resp = map[string]any{"ok": true, "members": []string{"U" + strings.TrimPrefix(channel, "C"), botUserID},
+			"response_metadata": map[string]any{"next_cursor": ""}}
+	case "usergroups.list":
+		resp = map[string]any{"ok": true, "usergroups": []any{}}
+	default:
+		resp = map[string]any{"ok": false, "error": "unknown_method"}
+	}
+	if pending != nil && r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
+		select {
+		case pending.final <- r.Form.Get("text"):
+		default:
+		}
+	}
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}

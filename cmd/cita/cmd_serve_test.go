@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/citahq/cita/bot/slack/slackload"
+	"github.com/citahq/cita/internal/metrics"
+	"github.com/citahq/cita/internal/testdb"
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/hashembed"
+	"github.com/citahq/cita/rag/pgstore"
+)
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestReadyzFollowsTheSchemaVersion(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cs, schema := testdb.Schema(t)
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ready := &readiness{pool: pool}
+	mux := http.NewServeMux()
+	serveRoutes(mux, ready, metrics.New(), slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	if code, body := get(t, srv.URL+"/readyz"); code != http.StatusOK {
+		t.Fatalf("freshly migrated: /readyz %d %q", code, body)
+	}
+	// Forget the newest migration, as if the database were behind this binary.
+	var newest int64
+	if err := pool.QueryRow(ctx, "DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version) RETURNING version_id").Scan(&newest); err != nil {
+		t.Fatal(err)
+	}
+	code, body := get(t, srv.URL+"/readyz")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "cita migrate") {
+		t.Fatalf("schema behind: /readyz %d %q, want 503 naming cita migrate", code, body)
+	}
+	if code, _ := get(t, srv.URL+"/healthz"); code != http.StatusOK {
+		t.Fatalf("/healthz %d while the schema is behind; liveness must not depend on the database", code)
+	}
+	if _, err := pool.Exec(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, true)", newest); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get(t, srv.URL+"/readyz"); code != http.StatusOK {
+		t.Fatalf("version row restored: /readyz %d %q", code, body)
+	}
+	ready.draining.Store(true)
+	if code, body := get(t, srv.URL+"/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "shutting down") {
+		t.Fatalf("draining: /readyz %d %q", code, body)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine to write while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor polls cond every 20 ms for up to 20 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeAnswersAndExposesMetrics runs `cita serve` with Slack over HTTP against a loopback
+// fake Slack: a signed mention is answered, /metrics counts it with its stages, /readyz is
+// ready, logs are JSON, and SIGTERM (ctx) stops the server cleanly.
+func TestServeAnswersAndExposesMetrics(t *testing.T) {
+	clearEnv(t)
+	ctx := context.Background()
+	cs, schema := testdb.Schema(t)
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := hashembed.New(0)
+	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Every employee gets 22 vacation days per year. Vacation requests need two weeks of notice."
+	chunk := rag.Chunk{Heading: "Vacation policy", Content: text}
+	chunk.Embedding = emb.Vector(chunk.Text())
+	if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "test", ExternalID: "vacation.md", Title: "Vacation policy", Lang: "en",
+		UpdatedAt: time.Now(), ContentHash: "h1", Groups: []string{"everyone"}}, []rag.Chunk{chunk}); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+
+	fake := slackload.NewFakeSlack()
+	defer fake.Close()
+	addr := closedPort(t)
+	const secret = "serve-test-signing-secret"
+	path := writeConfig(t, fmt.Sprintf(`
+database_url: "%s"
+listen: %s
+slack:
+  bot_token: xoxb-serve-test
+  mode: http
+  signing_secret: %s
+  api_url: %s
+server:
+  workers: 2
+  queue_size: 4
+`, cs, addr, secret, fake.APIURL()))
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var stdout, stderr syncBuffer
+	exited := make(chan int, 1)
+	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
+	base := "http://" + addr
+	waitFor(t, "/healthz", func() bool {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil && resp.StatusCode == http.StatusOK
+	})
+	if code, body := get(t, base+"/readyz"); code != http.StatusOK {
+		t.Fatalf("/readyz %d %q", code, body)
+	}
+
+	body := []byte(`{"token":"x","team_id":"T1","api_app_id":"A1","type":"event_callback","event_id":"EvServe1","event_time":1700000000,` +
+		`"event":{"type":"app_mention","user":"U00001","text":"<@UBOT> How many vacation days do I get per year?","ts":"1700000000.000100",` +
+		`"channel":"C00001","event_ts":"1700000000.000100","team":"T1"}}`)
+	req, _ := http.NewRequest(http.MethodPost, base+"/slack/events", bytes.NewReader(body))
+	stamp := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Slack-Request-Timestamp", stamp)
+	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("event acknowledged with %s", resp.Status)
+	}
+
+	var page string
+	waitFor(t, "the answer to be counted", func() bool {
+		_, page = get(t, base+"/metrics")
+		return strings.Contains(page, `cita_questions_total{outcome="answered",platform="slack"} 1`)
+	})
+	waitFor(t, "the final reply", func() bool {
+		_, page = get(t, base+"/metrics")
+		return strings.Contains(page, `cita_reply_visible_seconds_count{platform="slack",step="final"} 1`)
+	})
+	for _, want := range []string{
+		`cita_reply_visible_seconds_count{platform="slack",step="placeholder"} 1`,
+		`cita_stage_duration_seconds_count{stage="search"} 1`,
+		`cita_stage_duration_seconds_count{stage="fts_arm"} 1`,
+		`cita_stage_duration_seconds_count{stage="vector_arm"} 1`,
+		`cita_platform_request_duration_seconds_count{code="200",method="chat.postMessage",platform="slack"}`,
+		`cita_answer_queue_depth 0`, `cita_answer_workers 2`, `cita_answer_queue_capacity 4`,
+		`cita_db_connections_acquired`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if fake.Calls()["chat.update"] == 0 {
+		t.Error("the answer was never written into the placeholder")
+	}
+
+	stop()
+	select {
+	case code := <-exited:
+		if code != 0 {
+			t.Fatalf("serve exited %d: %s", code, stderr.String())
+		}
+	case <-time.After(40 * time.Second):
+		t.Fatal("serve did not stop within the shutdown grace")
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, `"msg":"serving"`) || !strings.Contains(logs, `"msg":"stopped"`) {
+		t.Errorf("logs are not JSON with serving and stopped records:\n%s", logs)
+	}
+}
