@@ -27,6 +27,8 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, t
 		Model:            ans.Usage.Model,
 		PromptTokens:     ans.Usage.PromptTokens,
 		CompletionTokens: ans.Usage.CompletionTokens,
+		Dropped:          ans.Dropped,
+		Cached:           ans.Cached,
 	}
 	if in.Ephemeral {
 		rec.VisibleTo = in.UserID
@@ -36,6 +38,17 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, t
 	}
 	rec.Consulted = rec.Sources
 	if ans.Search != nil {
+		// The search arms' own timings sit beside the pipeline's stages: "search.fts", ...
+		if len(ans.Search.Trace.Timings) > 0 {
+			timings := make(map[string]time.Duration, len(ans.Timings)+len(ans.Search.Trace.Timings))
+			for k, v := range ans.Timings {
+				timings[k] = v
+			}
+			for k, v := range ans.Search.Trace.Timings {
+				timings["search."+k] = v
+			}
+			rec.Timings = timings
+		}
 		for i, h := range ans.Search.Hits {
 			if i == maxTopHits {
 				break

@@ -75,6 +75,10 @@ type AnswerRecord struct {
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	// Dropped lists the chunks retrieval found but the context budget left out.
+	Dropped []int64
+	// Cached says the answer came from the answer cache: its tokens were not spent again.
+	Cached bool
 	CreatedAt        time.Time
 }
 

@@ -32,12 +32,12 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
-			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING id, created_at`,
+			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id, created_at`,
 			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
 			rec.Question, rec.StandaloneQuery, rec.Text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
 			string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
-			rec.Model, rec.PromptTokens, rec.CompletionTokens).Scan(&id, &rec.CreatedAt)
+			rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached).Scan(&id, &rec.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("insert answer: %w", err)
 		}
@@ -109,11 +109,11 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	c := &rec.Conversation
 	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
 		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
-		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at
+		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached
 		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
 		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
 		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
-		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt)
+		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached)
 	if notFound(err) {
 		return nil, bot.ErrAnswerNotFound
 	}
@@ -155,4 +155,11 @@ func joinGroups(groups []string) string {
 		out += g
 	}
 	return out
+}
+
+func nonNilIDs(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
 }
