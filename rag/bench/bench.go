@@ -19,6 +19,8 @@ type Store interface {
 	SearchVector(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	SearchVectorExact(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	CompactStats(ctx context.Context) (int64, error)
+	DropVectorIndex(ctx context.Context) error
+	EnsureVectorIndex(ctx context.Context) error
 }
 
 // Config is one benchmark run over an empty namespace.
@@ -40,11 +42,13 @@ type Config struct {
 type Result struct {
 	Chunks          int     `json:"chunks"`
 	IndexChunksPerS float64 `json:"index_chunks_per_s"`
-	HybridP50       float64 `json:"hybrid_p50_ms"`
-	HybridP95       float64 `json:"hybrid_p95_ms"`
-	VectorP50       float64 `json:"vector_p50_ms"`
-	VectorP95       float64 `json:"vector_p95_ms"`
-	ANNRecall10     float64 `json:"ann_recall@10"`
+	// IncrementalChunksPerS is the rate of adding 2% more with the vector index in place.
+	IncrementalChunksPerS float64 `json:"incremental_chunks_per_s"`
+	HybridP50             float64 `json:"hybrid_p50_ms"`
+	HybridP95             float64 `json:"hybrid_p95_ms"`
+	VectorP50             float64 `json:"vector_p50_ms"`
+	VectorP95             float64 `json:"vector_p95_ms"`
+	ANNRecall10           float64 `json:"ann_recall@10"`
 	// Inside hybrid: each arm's own time (the arms run concurrently).
 	FTSArmP50    float64 `json:"fts_arm_p50_ms"`
 	FTSArmP95    float64 `json:"fts_arm_p95_ms"`
@@ -55,50 +59,52 @@ type Result struct {
 
 const chunksPerDoc = 20
 
-// Run indexes cfg.Chunks synthetic chunks and measures retrieval. It returns the first error of
-// the store or the embedder.
-func Run(ctx context.Context, cfg Config) (*Result, error) {
-	g := newCorpusGen(uint64(cfg.Chunks))
-	progress := cfg.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
-	type sample struct {
-		text  string
-		group string
-	}
-	var samples []sample
-	sampleEvery := max(1, cfg.Chunks/max(cfg.Queries, 1))
-	writers := cfg.Writers
-	if writers <= 0 {
-		writers = 4
-	}
+type sample struct {
+	text  string
+	group string
+}
+
+// loader writes synthetic documents with several writers at once.
+type loader struct {
+	cfg      Config
+	gen      *corpusGen
+	writers  int
+	progress func(string)
+	// samples collects the chunks queries are drawn from (every sampleEvery-th chunk).
+	samples     []sample
+	sampleEvery int
+}
+
+// load generates documents [from, to) (20 chunks each, the last one cut at maxChunks) and,
+// unless skip, embeds and writes them. It returns the number of chunks.
+func (l *loader) load(ctx context.Context, from, to, maxChunks int, skip bool) (int, error) {
 	type job struct {
 		doc    rag.Document
 		chunks []rag.Chunk
 	}
-	jobs := make(chan job, writers*2)
-	start := time.Now()
+	jobs := make(chan job, l.writers*2)
 	var done atomic.Int64
-	g2, gctx := errgroup.WithContext(ctx)
-	g2.Go(func() error { // generate: sequential, so the corpus is the same on every run
+	total := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { // generate: sequential, so the corpus is the same on every run
 		defer close(jobs)
-		for d := 0; d*chunksPerDoc < cfg.Chunks; d++ {
-			n := min(chunksPerDoc, cfg.Chunks-d*chunksPerDoc)
+		for d := from; d < to && d*chunksPerDoc < maxChunks; d++ {
+			n := min(chunksPerDoc, maxChunks-d*chunksPerDoc)
 			group := fmt.Sprintf("group-%d", d%groupCount)
 			chunks := make([]rag.Chunk, n)
 			for i := range chunks {
-				chunks[i] = rag.Chunk{Heading: fmt.Sprintf("Documento %d > Sección %d", d, i), Section: fmt.Sprintf("Sección %d", i), Content: g.chunkText()}
-				if (d*chunksPerDoc+i)%sampleEvery == 0 && len(samples) < cfg.Queries {
-					samples = append(samples, sample{text: chunks[i].Content, group: group})
+				chunks[i] = rag.Chunk{Heading: fmt.Sprintf("Documento %d > Sección %d", d, i), Section: fmt.Sprintf("Sección %d", i), Content: l.gen.chunkText()}
+				if (d*chunksPerDoc+i)%l.sampleEvery == 0 && len(l.samples) < l.cfg.Queries {
+					l.samples = append(l.samples, sample{text: chunks[i].Content, group: group})
 				}
+			}
+			total += n
+			if skip {
+				continue
 			}
 			doc := rag.Document{
 				Source: "bench", ExternalID: fmt.Sprintf("doc-%d.md", d), Title: fmt.Sprintf("Documento %d", d), Lang: "es",
 				UpdatedAt: time.Now(), ContentHash: fmt.Sprint(d), Groups: []string{group},
-			}
-			if cfg.SkipIndex {
-				continue
 			}
 			select {
 			case jobs <- job{doc: doc, chunks: chunks}:
@@ -108,43 +114,88 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		return nil
 	})
-	step := int64(max(1, cfg.Chunks/10))
-	for w := 0; w < writers; w++ {
-		g2.Go(func() error { // embed and write: one transaction per document, several at once
+	step := int64(max(1, l.cfg.Chunks/10))
+	for w := 0; w < l.writers; w++ {
+		g.Go(func() error { // embed and write: one transaction per document, several at once
 			for j := range jobs {
 				texts := make([]string, len(j.chunks))
 				for i, c := range j.chunks {
 					texts[i] = c.Text()
 				}
-				vecs, err := cfg.Embedder.Embed(gctx, texts)
+				vecs, err := l.cfg.Embedder.Embed(gctx, texts)
 				if err != nil {
 					return fmt.Errorf("embed: %w", err)
 				}
 				for i := range j.chunks {
 					j.chunks[i].Embedding = vecs[i]
 				}
-				if _, _, err := cfg.Store.ReplaceDocument(gctx, j.doc, j.chunks); err != nil {
+				if _, _, err := l.cfg.Store.ReplaceDocument(gctx, j.doc, j.chunks); err != nil {
 					return err
 				}
 				n := done.Add(int64(len(j.chunks)))
 				if n/step != (n-int64(len(j.chunks)))/step {
-					progress(fmt.Sprintf("indexed %d of %d chunks", n, cfg.Chunks))
+					l.progress(fmt.Sprintf("indexed %d chunks", n))
 				}
 			}
 			return nil
 		})
 	}
-	if err := g2.Wait(); err != nil {
-		return nil, err
+	err := g.Wait()
+	return total, err
+}
+
+// Run indexes cfg.Chunks synthetic chunks and measures retrieval. The first load is a bulk load
+// (the vector index is built once at the end, as the indexer does for a first index); then 2%
+// more chunks are added with the index in place, the steady state of a sync. It returns the
+// first error of the store or the embedder.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	progress := cfg.Progress
+	if progress == nil {
+		progress = func(string) {}
 	}
-	if _, err := cfg.Store.CompactStats(ctx); err != nil {
-		return nil, err
+	writers := cfg.Writers
+	if writers <= 0 {
+		writers = 4
 	}
+	l := &loader{cfg: cfg, gen: newCorpusGen(uint64(cfg.Chunks)), writers: writers, progress: progress,
+		sampleEvery: max(1, cfg.Chunks/max(cfg.Queries, 1))}
+	docs := (cfg.Chunks + chunksPerDoc - 1) / chunksPerDoc
 	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
+
+	start := time.Now()
 	if !cfg.SkipIndex {
-		res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()
+		if err := cfg.Store.DropVectorIndex(ctx); err != nil {
+			return nil, err
+		}
 	}
-	progress(fmt.Sprintf("indexed at %.0f chunks/s; querying", res.IndexChunksPerS))
+	if _, err := l.load(ctx, 0, docs, cfg.Chunks, cfg.SkipIndex); err != nil {
+		return nil, err
+	}
+	if !cfg.SkipIndex {
+		progress("building the vector index")
+		if err := cfg.Store.EnsureVectorIndex(ctx); err != nil {
+			return nil, err
+		}
+		if _, err := cfg.Store.CompactStats(ctx); err != nil {
+			return nil, err
+		}
+		res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()
+
+		extraDocs := max(10, docs/50)
+		start = time.Now()
+		n, err := l.load(ctx, docs, docs+extraDocs, cfg.Chunks+extraDocs*chunksPerDoc, false)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := cfg.Store.CompactStats(ctx); err != nil {
+			return nil, err
+		}
+		res.IncrementalChunksPerS = float64(n) / time.Since(start).Seconds()
+		res.Chunks += n
+	}
+	progress(fmt.Sprintf("indexed at %.0f chunks/s (bulk), %.0f chunks/s (incremental); querying", res.IndexChunksPerS, res.IncrementalChunksPerS))
+	samples := l.samples
+	g := l.gen
 
 	var hybrid, vector, ftsArm, vecArm []time.Duration
 	var recall float64

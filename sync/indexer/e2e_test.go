@@ -255,3 +255,42 @@ func TestSampleQuestionsThroughPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstIndexBuildsTheVectorIndexOnceAtTheEnd checks the bulk path: a first index drops the
+// model's HNSW index, loads, and builds it again, so vector search works after the run.
+func TestFirstIndexBuildsTheVectorIndexOnceAtTheEnd(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	ix := indexer.New(b.store, b.emb, indexer.Options{BulkThreshold: 5}, slog.New(slog.DiscardHandler))
+	items, complete, err := indexer.ListFolder(ctx, "../../testdata/corpus", b.rules.GroupsFor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hnswOID := func() (oid uint32) {
+		t.Helper()
+		if err := b.store.Pool().QueryRow(ctx, `SELECT c.oid FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+			WHERE a.amname = 'hnsw' AND c.relnamespace = current_schema()::regnamespace`).Scan(&oid); err != nil {
+			t.Fatal(err)
+		}
+		return oid
+	}
+	before := hnswOID()
+	if _, err := ix.Sync(ctx, "corpus", items, complete); err != nil {
+		t.Fatal(err)
+	}
+	if hnswOID() == before {
+		t.Error("the first index kept the HNSW index instead of building it after loading")
+	}
+	var n int
+	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexdef LIKE '%USING hnsw%'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("%d HNSW indexes after the first index, want 1", n)
+	}
+	hits, err := b.store.SearchVector(ctx, b.emb.Vector("remote work VPN laptop"), rag.MustScope("everyone"), 5)
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("vector search after the bulk load: %v, %d hits", err, len(hits))
+	}
+}

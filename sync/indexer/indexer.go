@@ -34,6 +34,15 @@ type Store interface {
 	CompactStats(ctx context.Context) (int64, error)
 }
 
+// BulkLoader is implemented by stores that load a first index faster by building the vector
+// index once at the end.
+type BulkLoader interface {
+	HasVectors(ctx context.Context) (bool, error)
+	DropVectorIndex(ctx context.Context) error
+	EnsureVectorIndex(ctx context.Context) error
+}
+
+
 // Item is one document as a source lists it.
 type Item struct {
 	ExternalID  string    // stable id within the source: a relative path, a Drive file id, an S3 key
@@ -54,6 +63,10 @@ type Options struct {
 	Limits     extract.Limits
 	EmbedBatch int // texts per embedding call, batched across documents; default 256
 	Writers    int // documents written at once, each in its own transaction; default 4
+	// BulkThreshold is how many items a run must list, into an index without any vector of the
+	// model yet, for the indexer to build the vector index once after loading instead of
+	// maintaining it row by row; default 500.
+	BulkThreshold int
 	DryRun     bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
@@ -74,6 +87,9 @@ func New(store Store, embedder rag.Embedder, opts Options, logger *slog.Logger) 
 	}
 	if opts.Writers <= 0 {
 		opts.Writers = 4
+	}
+	if opts.BulkThreshold <= 0 {
+		opts.BulkThreshold = 500
 	}
 	return &Indexer{store: store, embedder: embedder, opts: opts, logger: logger}
 }
@@ -108,6 +124,23 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 	known, err := ix.store.Documents(ctx, source)
 	if err != nil {
 		return nil, err
+	}
+	if bl, ok := ix.store.(BulkLoader); ok && len(items) >= ix.opts.BulkThreshold && !ix.opts.DryRun {
+		has, err := bl.HasVectors(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !has {
+			if err := bl.DropVectorIndex(ctx); err != nil {
+				return nil, err
+			}
+			// Built again whatever happens to the run, so the index never stays without it.
+			defer func() {
+				if err := bl.EnsureVectorIndex(context.WithoutCancel(ctx)); err != nil {
+					ix.logger.ErrorContext(ctx, "rebuild vector index", slog.String("error", err.Error()))
+				}
+			}()
+		}
 	}
 	var batch []prepared
 	batchTexts := 0

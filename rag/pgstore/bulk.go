@@ -1,0 +1,25 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+)
+
+// HasVectors reports whether any chunk carries an embedding of the store's model.
+func (s *Store) HasVectors(ctx context.Context) (bool, error) {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM chunks WHERE embed_model = $1)`, s.model.Model).Scan(&exists); err != nil {
+		return false, fmt.Errorf("look for vectors of %s: %w", s.model.Model, err)
+	}
+	return exists, nil
+}
+
+// DropVectorIndex removes the model's HNSW index. A first, bulk index of many documents loads
+// faster without it and builds it once at the end (EnsureVectorIndex): one parallel build costs
+// less than maintaining the graph row by row. Until then the vector arm scans exactly.
+func (s *Store) DropVectorIndex(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, "DROP INDEX IF EXISTS "+s.vectorIndex); err != nil {
+		return fmt.Errorf("drop vector index for model %s: %w", s.model.Model, err)
+	}
+	return nil
+}
