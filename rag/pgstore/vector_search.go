@@ -21,10 +21,10 @@ func (s *Store) SearchVector(ctx context.Context, vec []float32, scope rag.Scope
 		return nil, fmt.Errorf("vector search: query has %d dimensions, the index for %s has %d", len(vec), s.model.Model, s.model.Dimension)
 	}
 	sql := fmt.Sprintf(`SELECT id, dist FROM (
-			SELECT id, %[1]s OPERATOR(public.<=>) $1::public.vector::public.halfvec AS dist
+			SELECT id, %[1]s OPERATOR(public.<=>) $1::public.vector AS dist
 			FROM chunks
 			WHERE embed_model = %[2]s AND groups && $2::text[]
-			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector::public.halfvec
+			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector
 			LIMIT $4
 		) nearest ORDER BY dist, id LIMIT $3`, s.vectorExpr, s.modelLit)
 	var hits []rag.ArmHit
@@ -64,8 +64,7 @@ func (s *Store) SearchVectorExact(ctx context.Context, vec []float32, scope rag.
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
 	}
-	// Full precision, so the recall measured against it includes the index's half precision.
-	sql := fmt.Sprintf(`SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
+		sql := fmt.Sprintf(`SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
 		WHERE embed_model = %[1]s AND groups && $2::text[] ORDER BY dist, id LIMIT $3`, s.modelLit)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -92,4 +91,24 @@ func (s *Store) SearchVectorExact(ctx context.Context, vec []float32, scope rag.
 		hits[i].Rank = i + 1
 	}
 	return hits, nil
+}
+
+// Distances returns the full-precision cosine distance between vec and each chunk in ids, for
+// measuring recall when many chunks sit at nearly the same distance.
+func (s *Store) Distances(ctx context.Context, vec []float32, ids []int64) (map[int64]float64, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, embedding OPERATOR(public.<=>) $1::public.vector FROM chunks WHERE id = ANY($2)`,
+		pgvector.NewVector(vec), ids)
+	if err != nil {
+		return nil, fmt.Errorf("distances: %w", err)
+	}
+	out := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var d float64
+		if err := rows.Scan(&id, &d); err != nil {
+			return nil, fmt.Errorf("distances: %w", err)
+		}
+		out[id] = d
+	}
+	return out, rows.Err()
 }
