@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -103,4 +104,21 @@ func newEmbedder(cfg *config.Config, e *env) (embedder, error) {
 	default:
 		return hashembed.New(cfg.Embedder.Dimensions), nil
 	}
+}
+
+// openScratchApp opens the app on a new, isolated schema named prefix_<random> (evaluation and
+// benchmark namespaces that neither see nor touch the user's documents). close drops the
+// schema, then closes the pool.
+func openScratchApp(ctx context.Context, e *env, prefix string) (a *app, close func(), err error) {
+	schema := prefix + "_" + randomHex(6)
+	a, err = openApp(ctx, e, schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, func() {
+		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
+			e.logger.Error("drop scratch namespace", slog.String("schema", schema), slog.String("error", err.Error()))
+		}
+		a.Close()
+	}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,7 +16,6 @@ import (
 	"github.com/citahq/cita/bot/pgbot"
 	"github.com/citahq/cita/bot/slack/slackload"
 	"github.com/citahq/cita/config"
-	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/sync/indexer"
 )
 
@@ -77,17 +75,11 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	schema := "cita_load_" + randomHex(6)
-	a, err := openApp(ctx, e, schema)
+	a, closeApp, err := openScratchApp(ctx, e, "cita_load")
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	defer func() {
-		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
-			e.logger.Error("drop load bench namespace", slog.String("schema", schema), slog.String("error", err.Error()))
-		}
-	}()
+	defer closeApp()
 	rules := config.AccessRules{}
 	if *access != "" {
 		if rules, err = config.LoadAccessRules(*access); err != nil {
@@ -104,7 +96,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "indexed %d documents (%d chunks) into %s\n", rep.Listed, rep.Chunks, schema)
+	fmt.Fprintf(e.stderr, "indexed %d documents (%d chunks) into a scratch namespace\n", rep.Listed, rep.Chunks)
 
 	if *noCache {
 		off := false

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"time"
 
-	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/officebench"
 )
@@ -38,17 +36,11 @@ func runOfficeBench(ctx context.Context, e *env, n int, dir string, asJSON bool)
 		fmt.Fprintf(e.stderr, "generated %d files (%.1f MiB, largest %s %.0f KiB) in %s in %.1fs: %v\n",
 			folder.Files, float64(folder.Bytes)/(1<<20), folder.Largest, float64(folder.LargestBytes)/(1<<10), dir, time.Since(genStart).Seconds(), folder.ByFormat)
 	}
-	schema := "cita_bench_" + randomHex(6)
-	a, err := openApp(ctx, e, schema)
+	a, closeApp, err := openScratchApp(ctx, e, "cita_bench")
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	defer func() {
-		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
-			e.logger.Error("drop bench namespace", slog.String("schema", schema), slog.String("error", err.Error()))
-		}
-	}()
+	defer closeApp()
 
 	warmStart := time.Now()
 	if err := officebench.WarmUp(ctx); err != nil {

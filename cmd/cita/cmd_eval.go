@@ -6,12 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/eval"
-	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/sync/indexer"
 )
 
@@ -62,17 +60,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if *mode == "all" {
 		modes = []string{"fts", "vector", "hybrid"}
 	}
-	schema := "cita_eval_" + randomHex(6)
-	a, err := openApp(ctx, e, schema)
+	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	defer func() {
-		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
-			e.logger.Error("drop eval namespace", slog.String("schema", schema), slog.String("error", err.Error()))
-		}
-	}()
+	defer closeApp()
 	ix := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger)
 	rep, err := ix.Sync(ctx, "eval:"+ds.Name, eval.Items(ds, []string{"eval"}), true)
 	if err != nil {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/eval"
-	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/rewrite"
 	"github.com/citahq/cita/sync/indexer"
 )
@@ -21,17 +19,11 @@ func runRewriteEval(ctx context.Context, e *env, path string, asJSON bool) error
 	if err != nil {
 		return err
 	}
-	schema := "cita_eval_" + randomHex(6)
-	a, err := openApp(ctx, e, schema)
+	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	defer func() {
-		if err := pgstore.DropSchema(context.WithoutCancel(ctx), a.pool, schema); err != nil {
-			e.logger.Error("drop eval namespace", slog.String("schema", schema), slog.String("error", err.Error()))
-		}
-	}()
+	defer closeApp()
 	rewriters := []struct {
 		name string
 		r    rag.Rewriter
