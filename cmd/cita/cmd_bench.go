@@ -41,6 +41,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	million := fs.Bool("million", false, "also run 1,000,000 chunks")
 	queries := fs.Int("queries", 300, "queries per size")
 	asJSON := fs.Bool("json", false, "print one JSON object per size")
+	efSearch := fs.Int("ef-search", 0, "override pgvector's hnsw.ef_search for the vector arm (default: the store's)")
 	reuse := fs.String("schema", "", "reuse a namespace kept by an earlier --keep run of the same size: skip indexing, measure queries")
 	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
@@ -87,6 +88,9 @@ func runBench(ctx context.Context, e *env, args []string) error {
 				if !*asJSON {
 					fmt.Fprintf(e.stderr, "  %s %s\n", time.Now().Format("15:04:05"), msg)
 				}
+			}
+			if *efSearch > 0 {
+				a.store.EfSearch = *efSearch
 			}
 			res, err := bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, Store: a.store, Embedder: a.embedder,
 				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress, SkipIndex: *reuse != ""})

@@ -54,6 +54,14 @@ func Open(ctx context.Context, connString string, opts PoolOptions, logger *slog
 		return nil, err
 	}
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		// Load pgvector's library in this backend now: until it is loaded, hnsw.* settings are
+		// mere placeholders, and a SET LOCAL made before the first vector operation of a fresh
+		// connection was lost, so that connection's first searches ran without iterative scans
+		// (ANN recall@10 0.18 instead of 0.88 on the bench corpus, depending on which
+		// connection a query drew).
+		if _, err := conn.Exec(ctx, "SELECT '[1]'::public.vector"); err != nil {
+			return fmt.Errorf("load pgvector: %w", err)
+		}
 		return pgvectorpgx.RegisterTypes(ctx, conn)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
