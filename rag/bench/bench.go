@@ -94,7 +94,7 @@ func (l *loader) load(ctx context.Context, from, to, maxChunks int, skip bool) (
 			group := fmt.Sprintf("group-%d", d%groupCount)
 			chunks := make([]rag.Chunk, n)
 			for i := range chunks {
-				chunks[i] = rag.Chunk{Heading: fmt.Sprintf("Documento %d > Sección %d", d, i), Section: fmt.Sprintf("Sección %d", i), Content: l.gen.chunkText()}
+				chunks[i] = rag.Chunk{Heading: fmt.Sprintf("Documento %d > Sección %d", d, i), Section: fmt.Sprintf("Sección %d", i), Content: l.gen.chunkText(l.gen.topicOf(d))}
 				if (d*chunksPerDoc+i)%l.sampleEvery == 0 && len(l.samples) < l.cfg.Queries {
 					l.samples = append(l.samples, sample{text: chunks[i].Content, group: group})
 				}

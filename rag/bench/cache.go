@@ -51,7 +51,7 @@ func RunCache(ctx context.Context, cfg CacheConfig) (*CacheResult, error) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	var cited []rag.Hit
 	for d := range cacheBenchDocs {
-		c := rag.Chunk{Heading: fmt.Sprintf("Política %d", d), Content: g.chunkText()}
+		c := rag.Chunk{Heading: fmt.Sprintf("Política %d", d), Content: g.chunkText(g.topicOf(d))}
 		vecs, err := cfg.Embedder.Embed(ctx, []string{c.Text()})
 		if err != nil {
 			return nil, fmt.Errorf("embed: %w", err)

@@ -11,11 +11,19 @@ import (
 
 const groupCount = 10
 
+// topicCount is how many subjects the synthetic organisation writes about: real document
+// collections are topical (a handbook, runbooks, price lists), and a corpus of words drawn at
+// random from one vocabulary has no neighbourhoods for a vector index to navigate.
+const topicCount = 200
+
 // corpusGen makes deterministic synthetic text.
 type corpusGen struct {
 	rng   *rand.Rand
 	zipf  *rand.Zipf
 	vocab []string
+	// topics[t] is topic t's own words, drawn with topicZipf.
+	topics    [][]string
+	topicZipf *rand.Zipf
 }
 
 func newCorpusGen(seed uint64) *corpusGen {
@@ -34,11 +42,25 @@ func newCorpusGen(seed uint64) *corpusGen {
 			vocab = append(vocab, w)
 		}
 	}
-	return &corpusGen{rng: rng, zipf: rand.NewZipf(rng, 1.07, 2, uint64(len(vocab)-1)), vocab: vocab}
+	g := &corpusGen{rng: rng, zipf: rand.NewZipf(rng, 1.07, 2, uint64(len(vocab)-1)), vocab: vocab}
+	const topicWords = 400
+	for t := 0; t < topicCount; t++ {
+		words := make([]string, topicWords)
+		for i := range words {
+			words[i] = vocab[500+rng.IntN(len(vocab)-500)] // the 500 commonest words belong to no topic
+		}
+		g.topics = append(g.topics, words)
+	}
+	g.topicZipf = rand.NewZipf(rng, 1.1, 4, topicWords-1)
+	return g
 }
 
-// chunkText returns 120-260 words with the odd code or amount, like a policy paragraph.
-func (g *corpusGen) chunkText() string {
+// topicOf is the subject of document d.
+func (g *corpusGen) topicOf(d int) int { return (d * 7919) % topicCount }
+
+// chunkText returns 120-260 words about topic, with the odd code or amount, like a policy
+// paragraph: about half the words are the topic's own, the rest common words.
+func (g *corpusGen) chunkText(topic int) string {
 	n := 120 + g.rng.IntN(140)
 	words := make([]string, n)
 	for i := range words {
@@ -47,6 +69,8 @@ func (g *corpusGen) chunkText() string {
 			words[i] = fmt.Sprintf("ERR_%04d", g.rng.IntN(10000))
 		case r == 1:
 			words[i] = fmt.Sprintf("%d.%03d.%03d", 1+g.rng.IntN(99), g.rng.IntN(1000), g.rng.IntN(1000))
+		case r%2 == 0:
+			words[i] = g.topics[topic][g.topicZipf.Uint64()]
 		default:
 			words[i] = g.vocab[g.zipf.Uint64()]
 		}
