@@ -37,6 +37,7 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 		minMatch = 1
 	}
 	query := stemSet(ContentTokens(req.Question))
+	wantsNumber := asksForQuantity(req.Question)
 	var cands []scoredSentence
 	for si, src := range req.Sources {
 		for oi, sent := range Sentences(src.Content) {
@@ -59,6 +60,9 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 				continue
 			}
 			score := weight / math.Sqrt(float64(len(toks))+4) / (1 + 0.25*float64(si))
+			if wantsNumber && strings.ContainsAny(sent, "0123456789") {
+				score *= 1.6 // "how many days?" is answered by the line that has the number
+			}
 			cands = append(cands, scoredSentence{text: sent, source: si, order: oi, score: score})
 		}
 	}
@@ -188,4 +192,16 @@ func sameDocumentFamily(a, b string) bool {
 	}
 	union := len(wa) + len(wb) - inter
 	return float64(inter)/float64(union) >= 0.6
+}
+
+// asksForQuantity reports whether a question asks for a number, an amount or a date.
+func asksForQuantity(q string) bool {
+	q = strings.ToLower(q)
+	for _, cue := range []string{"how many", "how much", "how long", "when ", "what is the price", "what's the price",
+		"cuánt", "cuant", "cuándo", "cuando", "precio", "price", "rate", "tarifa", "salario", "salary"} {
+		if strings.Contains(q, cue) {
+			return true
+		}
+	}
+	return false
 }

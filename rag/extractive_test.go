@@ -36,3 +36,15 @@ func TestExtractiveCitesTheMatchingSource(t *testing.T) {
 		t.Errorf("VerifyCitations: text %q cited %v invalid %v", text, cited, invalid)
 	}
 }
+
+func TestExtractivePrefersTheLineWithTheNumberForQuantityQuestions(t *testing.T) {
+	t.Parallel()
+	sources := []Source{{N: 1, Hit: Hit{Content: "Tus días de vacaciones se piden en el portal.\n| Medellín | 15 días hábiles de vacaciones |"}}}
+	comp, err := Extractive{MaxSentences: 1}.Compose(context.Background(), ComposeRequest{Question: "¿Cuántos días de vacaciones tengo?", Lang: "es", Sources: sources}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(comp.Text, "15 días hábiles") {
+		t.Errorf("answer %q does not quote the line with the number", comp.Text)
+	}
+}

@@ -22,7 +22,7 @@ say "# the salary bands are readable by hr only:"
 ask "¿Cuál es el salario de la banda B7?"
 ask --groups hr "¿Cuál es el salario de la banda B7?"
 ask "What is the parking policy in our Tokyo office?"
-ask --explain "feria de agronegosios"
+ask --groups sales --explain "feria de agronegosios"
 
 say "# run it again: nothing changed, nothing is re-embedded"
 $CITA index --access testdata/corpus.yaml testdata/corpus

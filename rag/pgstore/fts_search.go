@@ -25,7 +25,7 @@ func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k 
 	if scope.Empty() {
 		return nil, nil, rag.ErrNoScope
 	}
-	terms, err := s.lookupTerms(ctx, queryWords(query))
+	terms, err := s.lookupTerms(ctx, queryWords(query), scope.Groups())
 	if err != nil {
 		return nil, nil, err
 	}

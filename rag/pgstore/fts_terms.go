@@ -43,7 +43,7 @@ func queryWords(q string) []string {
 // Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
 // simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
 // words the index has never seen (typos). Stopwords in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words []string) (terms []queryTerm, err error) {
+func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms []queryTerm, err error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -126,7 +126,7 @@ func (s *Store) lookupTerms(ctx context.Context, words []string) (terms []queryT
 		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402
 		}
-		fuzzy, err := s.nearestLexemes(ctx, w, 2)
+		fuzzy, err := s.nearestLexemes(ctx, w, 2, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -139,15 +139,23 @@ func (s *Store) lookupTerms(ctx context.Context, words []string) (terms []queryT
 }
 
 // nearestLexemes returns up to n vocabulary lexemes of the stemmed vector closest to word by
-// trigram similarity, weighted by that similarity.
-func (s *Store) nearestLexemes(ctx context.Context, word string, n int) ([]queryTerm, error) {
+// trigram similarity, weighted by that similarity. The vocabulary is shared by all documents, so
+// a lexeme is offered only when a chunk the scope may read holds it: a correction must not reveal
+// that a word exists in documents the asker cannot see.
+func (s *Store) nearestLexemes(ctx context.Context, word string, n int, scope []string) ([]queryTerm, error) {
 	rows, err := s.pool.Query(ctx, `
-		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w)
-		SELECT st.lexeme, st.df, public.similarity(st.lexeme, q.w) AS sim
-		FROM lexeme_stats st, q
-		WHERE st.lexeme OPERATOR(public.%) q.w
-		ORDER BY sim DESC, st.df DESC, st.lexeme
-		LIMIT $2`, word, n)
+		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
+		near AS (
+			SELECT st.lexeme, st.df, public.similarity(st.lexeme, q.w) AS sim
+			FROM lexeme_stats st, q
+			WHERE st.lexeme OPERATOR(public.%) q.w
+			ORDER BY sim DESC, st.df DESC, st.lexeme
+			LIMIT 20
+		)
+		SELECT lexeme, df, sim FROM near
+		WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.groups && $3::text[] AND c.tsv @@ quote_literal(near.lexeme)::tsquery)
+		ORDER BY sim DESC, df DESC, lexeme
+		LIMIT $2`, word, n, scope)
 	if err != nil {
 		return nil, fmt.Errorf("fuzzy-expand %q: %w", word, err)
 	}

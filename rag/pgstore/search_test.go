@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/citahq/cita/rag"
@@ -182,5 +183,33 @@ func TestSetGroupsChangesAccessWithoutReembedding(t *testing.T) {
 	b.store.Pool().QueryRow(ctx, `SELECT string_agg(embedding::text, ';' ORDER BY position) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'incidents.md'`).Scan(&after)
 	if before == "" || before != after {
 		t.Error("SetGroups changed or lost the embeddings")
+	}
+}
+
+func TestFuzzyExpansionOnlyOffersWordsTheScopeMayRead(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.doc(t, "t", "secreto.md", "Plan", "es", []string{"board"}, "El proyecto Quetzalcoatl se lanzará en marzo.")
+	b.doc(t, "t", "publico.md", "Noticias", "es", []string{"everyone"}, "La cafetería abre a las ocho.")
+	ctx := context.Background()
+	_, terms, err := b.store.SearchFTS(ctx, "proyecto quetzalcoal", rag.MustScope("everyone"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range terms {
+		if strings.Contains(term, "quetzalcoatl") {
+			t.Errorf("the misspelling was corrected to a word only the board's document holds: %v", terms)
+		}
+	}
+	_, terms, err = b.store.SearchFTS(ctx, "proyecto quetzalcoal", rag.MustScope("board"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, term := range terms {
+		found = found || strings.Contains(term, "quetzalcoatl")
+	}
+	if !found {
+		t.Errorf("the board's own search did not correct the misspelling: %v", terms)
 	}
 }
