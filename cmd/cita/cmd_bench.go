@@ -42,7 +42,6 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	queries := fs.Int("queries", 300, "queries per size")
 	asJSON := fs.Bool("json", false, "print one JSON object per size")
 	efSearch := fs.Int("ef-search", 0, "override pgvector's hnsw.ef_search for the vector arm (default: the store's)")
-	reuse := fs.String("schema", "", "reuse a namespace kept by an earlier --keep run of the same size: skip indexing, measure queries")
 	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
 	officeDir := fs.String("office-dir", "", "with --office: write the files here and keep them (default: a temporary folder)")
@@ -65,10 +64,6 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	}
 	for _, n := range ns {
 		schema := "cita_bench_" + randomHex(6)
-		if *reuse != "" {
-			schema = *reuse
-			*keep = true
-		}
 		a, err := openApp(ctx, e, schema)
 		if err != nil {
 			return err
@@ -93,7 +88,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 				a.store.EfSearch = *efSearch
 			}
 			res, err := bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, Store: a.store, Embedder: a.embedder,
-				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress, SkipIndex: *reuse != ""})
+				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress})
 			if err != nil {
 				return nil, err
 			}

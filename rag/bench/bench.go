@@ -34,9 +34,6 @@ type Config struct {
 	Progress func(string)
 	// Writers is how many documents are embedded and written at once (default 4).
 	Writers int
-	// SkipIndex reuses a namespace a previous run filled with the same size: the corpus is
-	// generated again (it is deterministic) only to draw the same queries.
-	SkipIndex bool
 }
 
 // Result holds the figures of one corpus size; JSON keys are the ones `cita bench --json` prints.
@@ -76,9 +73,9 @@ type loader struct {
 	sampleEvery int
 }
 
-// load generates documents [from, to) (20 chunks each, the last one cut at maxChunks) and,
-// unless skip, embeds and writes them. It returns the number of chunks.
-func (l *loader) load(ctx context.Context, from, to, maxChunks int, skip bool) (int, error) {
+// load generates documents [from, to) (20 chunks each, the last one cut at maxChunks), embeds
+// and writes them. It returns the number of chunks.
+func (l *loader) load(ctx context.Context, from, to, maxChunks int) (int, error) {
 	type job struct {
 		doc    rag.Document
 		chunks []rag.Chunk
@@ -100,9 +97,6 @@ func (l *loader) load(ctx context.Context, from, to, maxChunks int, skip bool) (
 				}
 			}
 			total += n
-			if skip {
-				continue
-			}
 			doc := rag.Document{
 				Source: "bench", ExternalID: fmt.Sprintf("doc-%d.md", d), Title: fmt.Sprintf("Documento %d", d), Lang: "es",
 				UpdatedAt: time.Now(), ContentHash: fmt.Sprint(d), Groups: []string{group},
@@ -164,36 +158,32 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
 
 	start := time.Now()
-	if !cfg.SkipIndex {
-		if err := cfg.Store.DropVectorIndex(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := l.load(ctx, 0, docs, cfg.Chunks, cfg.SkipIndex); err != nil {
+	if err := cfg.Store.DropVectorIndex(ctx); err != nil {
 		return nil, err
 	}
-	if !cfg.SkipIndex {
-		progress("building the vector index")
-		if err := cfg.Store.EnsureVectorIndex(ctx); err != nil {
-			return nil, err
-		}
-		if _, err := cfg.Store.CompactStats(ctx); err != nil {
-			return nil, err
-		}
-		res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()
-
-		extraDocs := max(10, docs/50)
-		start = time.Now()
-		n, err := l.load(ctx, docs, docs+extraDocs, cfg.Chunks+extraDocs*chunksPerDoc, false)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := cfg.Store.CompactStats(ctx); err != nil {
-			return nil, err
-		}
-		res.IncrementalChunksPerS = float64(n) / time.Since(start).Seconds()
-		res.Chunks += n
+	if _, err := l.load(ctx, 0, docs, cfg.Chunks); err != nil {
+		return nil, err
 	}
+	progress("building the vector index")
+	if err := cfg.Store.EnsureVectorIndex(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := cfg.Store.CompactStats(ctx); err != nil {
+		return nil, err
+	}
+	res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()
+
+	extraDocs := max(10, docs/50)
+	start = time.Now()
+	n, err := l.load(ctx, docs, docs+extraDocs, cfg.Chunks+extraDocs*chunksPerDoc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cfg.Store.CompactStats(ctx); err != nil {
+		return nil, err
+	}
+	res.IncrementalChunksPerS = float64(n) / time.Since(start).Seconds()
+	res.Chunks += n
 	progress(fmt.Sprintf("indexed at %.0f chunks/s (bulk), %.0f chunks/s (incremental); querying", res.IndexChunksPerS, res.IncrementalChunksPerS))
 	samples := l.samples
 	g := l.gen
