@@ -2,8 +2,6 @@ package indexer
 
 import (
 	"context"
-	"log/slog"
-	"slices"
 	"time"
 )
 
@@ -18,32 +16,7 @@ func (ix *Indexer) SyncChanges(ctx context.Context, source string, changed []Ite
 	if err != nil {
 		return nil, err
 	}
-	var batch []prepared
-	batchTexts := 0
-	total := len(changed)
-	for i, it := range changed {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		p, err := ix.prepare(ctx, source, it, known, rep)
-		if err != nil {
-			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
-			ix.logger.WarnContext(ctx, "document skipped", slog.String("source", source), slog.String("document", it.ExternalID), slog.String("error", err.Error()))
-		} else if p != nil {
-			batch = append(batch, *p)
-			batchTexts += len(p.chunks)
-			if batchTexts >= ix.opts.EmbedBatch {
-				if err := ix.writeBatch(ctx, source, batch, rep); err != nil {
-					return rep, err
-				}
-				batch, batchTexts = batch[:0], 0
-			}
-		}
-		if ix.opts.Progress != nil {
-			ix.opts.Progress(i+1, total, it.ExternalID)
-		}
-	}
-	if err := ix.writeBatch(ctx, source, batch, rep); err != nil {
+	if err := ix.indexItems(ctx, source, changed, known, rep); err != nil {
 		return rep, err
 	}
 	var gone []string
@@ -52,16 +25,11 @@ func (ix *Indexer) SyncChanges(ctx context.Context, source string, changed []Ite
 			gone = append(gone, id)
 		}
 	}
-	slices.Sort(gone)
-	gone = slices.Compact(gone)
-	if len(gone) > 0 && !ix.opts.DryRun {
-		n, err := ix.store.DeleteDocuments(ctx, source, gone)
-		if err != nil {
-			return rep, err
-		}
-		rep.Deleted = int(n)
-	} else {
-		rep.Deleted = len(gone)
+	if err := ix.deleteGone(ctx, source, gone, rep); err != nil {
+		return rep, err
+	}
+	if err := ix.compact(ctx, rep); err != nil {
+		return rep, err
 	}
 	rep.Took = time.Since(start)
 	return rep, nil

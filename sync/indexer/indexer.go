@@ -42,7 +42,6 @@ type BulkLoader interface {
 	EnsureVectorIndex(ctx context.Context) error
 }
 
-
 // Item is one document as a source lists it.
 type Item struct {
 	ExternalID  string    // stable id within the source: a relative path, a Drive file id, an S3 key
@@ -67,7 +66,7 @@ type Options struct {
 	// model yet, for the indexer to build the vector index once after loading instead of
 	// maintaining it row by row; default 500.
 	BulkThreshold int
-	DryRun     bool
+	DryRun        bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
 }
@@ -142,21 +141,40 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 			}()
 		}
 	}
-	var batch []prepared
-	batchTexts := 0
-	flush := func() error {
-		if err := ix.writeBatch(ctx, source, batch, rep); err != nil {
-			return err
-		}
-		batch, batchTexts = batch[:0], 0
-		return nil
+	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
+		return rep, err
 	}
-	seen := make(map[string]bool, len(items))
-	for i, it := range items {
-		if err := ctx.Err(); err != nil {
+	if complete {
+		listed := make(map[string]bool, len(items))
+		for _, it := range items {
+			listed[it.ExternalID] = true
+		}
+		var gone []string
+		for id := range known {
+			if !listed[id] {
+				gone = append(gone, id)
+			}
+		}
+		if err := ix.deleteGone(ctx, source, gone, rep); err != nil {
 			return rep, err
 		}
-		seen[it.ExternalID] = true
+	}
+	if err := ix.compact(ctx, rep); err != nil {
+		return rep, err
+	}
+	rep.Took = time.Since(start)
+	return rep, nil
+}
+
+// indexItems prepares each item (read, extract, chunk, or an in-place group change) and writes
+// them in batches whose embeddings are computed together across documents.
+func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, known map[string]rag.DocumentState, rep *Report) error {
+	var batch []prepared
+	batchTexts := 0
+	for i, it := range items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		p, err := ix.prepare(ctx, source, it, known, rep)
 		if err != nil {
 			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
@@ -165,43 +183,42 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 			batch = append(batch, *p)
 			batchTexts += len(p.chunks)
 			if batchTexts >= ix.opts.EmbedBatch {
-				if err := flush(); err != nil {
-					return rep, err
+				if err := ix.writeBatch(ctx, source, batch, rep); err != nil {
+					return err
 				}
+				batch, batchTexts = batch[:0], 0
 			}
 		}
 		if ix.opts.Progress != nil {
 			ix.opts.Progress(i+1, len(items), it.ExternalID)
 		}
 	}
-	if err := flush(); err != nil {
-		return rep, err
+	return ix.writeBatch(ctx, source, batch, rep)
+}
+
+// deleteGone removes the given documents (sorted, deduplicated; a dry run only counts them).
+func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string, rep *Report) error {
+	slices.Sort(gone)
+	gone = slices.Compact(gone)
+	if len(gone) == 0 || ix.opts.DryRun {
+		rep.Deleted = len(gone)
+		return nil
 	}
-	if complete {
-		var gone []string
-		for id := range known {
-			if !seen[id] {
-				gone = append(gone, id)
-			}
-		}
-		slices.Sort(gone)
-		if len(gone) > 0 && !ix.opts.DryRun {
-			n, err := ix.store.DeleteDocuments(ctx, source, gone)
-			if err != nil {
-				return rep, err
-			}
-			rep.Deleted = int(n)
-		} else {
-			rep.Deleted = len(gone)
-		}
+	n, err := ix.store.DeleteDocuments(ctx, source, gone)
+	if err != nil {
+		return err
 	}
-	if !ix.opts.DryRun && rep.Added+rep.Changed+rep.Deleted > 0 {
-		if _, err := ix.store.CompactStats(ctx); err != nil {
-			return rep, err
-		}
+	rep.Deleted = int(n)
+	return nil
+}
+
+// compact folds the run's term-statistics deltas into the vocabulary when anything changed.
+func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
+	if ix.opts.DryRun || rep.Added+rep.Changed+rep.Deleted == 0 {
+		return nil
 	}
-	rep.Took = time.Since(start)
-	return rep, nil
+	_, err := ix.store.CompactStats(ctx)
+	return err
 }
 
 // prepare decides what an item needs. It returns nil when nothing is to be embedded (unchanged,
