@@ -40,7 +40,7 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	wantsNumber := asksForQuantity(req.Question)
 	var cands []scoredSentence
 	for si, src := range req.Sources {
-		for oi, sent := range Sentences(src.Content) {
+		for oi, sent := range answerUnits(src.Content) {
 			toks := ContentTokens(sent)
 			if len(toks) < 3 {
 				continue
@@ -204,4 +204,66 @@ func asksForQuantity(q string) bool {
 		}
 	}
 	return false
+}
+
+// answerUnits splits a chunk into the pieces an extractive answer may quote: sentences, list
+// items, and table rows rewritten as "header: value; header: value" so that a row quoted alone
+// still says what its numbers are ("Oficina: Medellín; Días por año de servicio: 15 días
+// hábiles").
+func answerUnits(text string) []string {
+	var out []string
+	var header []string
+	lines := strings.Split(text, "\n")
+	var prose []string
+	flush := func() {
+		if len(prose) > 0 {
+			out = append(out, Sentences(strings.Join(prose, "\n"))...)
+			prose = prose[:0]
+		}
+	}
+	for i, raw := range lines {
+		line := strings.TrimSpace(raw)
+		isRow := strings.HasPrefix(line, "|") && strings.HasSuffix(line, "|")
+		if !isRow {
+			header = nil
+			prose = append(prose, raw)
+			continue
+		}
+		flush()
+		cells := tableCells(line)
+		if strings.Trim(line, "|-: ") == "" {
+			continue // the separator row
+		}
+		if i+1 < len(lines) && isSeparator(lines[i+1]) {
+			header = cells
+			continue
+		}
+		if len(header) != len(cells) {
+			out = append(out, strings.Join(cells, "; "))
+			continue
+		}
+		parts := make([]string, 0, len(cells))
+		for j, c := range cells {
+			if c != "" {
+				parts = append(parts, header[j]+": "+c)
+			}
+		}
+		out = append(out, strings.Join(parts, "; "))
+	}
+	flush()
+	return out
+}
+
+func tableCells(line string) []string {
+	inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
+	cells := strings.Split(inner, "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+func isSeparator(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "|") && strings.Contains(line, "-") && strings.Trim(line, "|-: ") == ""
 }

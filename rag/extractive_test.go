@@ -48,3 +48,12 @@ func TestExtractivePrefersTheLineWithTheNumberForQuantityQuestions(t *testing.T)
 		t.Errorf("answer %q does not quote the line with the number", comp.Text)
 	}
 }
+
+func TestAnswerUnitsGiveTableRowsTheirHeaders(t *testing.T) {
+	t.Parallel()
+	got := answerUnits("Cada persona tiene días de vacaciones.\n| Oficina | Días por año |\n|---|---|\n| Medellín | 15 días hábiles |\n| Madrid | 23 días laborables |\nFin.")
+	want := []string{"Cada persona tiene días de vacaciones.", "Oficina: Medellín; Días por año: 15 días hábiles", "Oficina: Madrid; Días por año: 23 días laborables", "Fin."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("answerUnits = %q, want %q", got, want)
+	}
+}
