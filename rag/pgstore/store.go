@@ -62,7 +62,7 @@ func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Stor
 		modelLit:           "'" + model.Model + "'", // safe: modelName allows no quote
 		EfSearch:           400,
 		Overfetch:          4,
-		FTSCandidateBudget: 1500,
+		FTSCandidateBudget: 1000,
 	}, nil
 }
 
