@@ -40,7 +40,7 @@ func extractDOCX(ctx context.Context, _ string, data []byte, limits Limits) (*Do
 	if err != nil {
 		return nil, err
 	}
-	w := &docxWalker{ctx: ctx, styles: styles, numbering: numbering, b: newSectionBuilder(props.Title)}
+	w := &docxWalker{xmlWalk: xmlWalk{ctx: ctx}, styles: styles, numbering: numbering, b: newSectionBuilder(props.Title)}
 	if err := xmlTokens("word/document.xml", body, w.token); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func readOOXMLCore(z *safeZip) (coreProperties, error) {
 }
 
 type docxWalker struct {
-	ctx       context.Context
+	xmlWalk
 	styles    map[string]docxStyle
 	numbering *docxNumbering
 	b         *sectionBuilder
@@ -66,8 +66,6 @@ type docxWalker struct {
 	tables     []*tableState    // open tables (tables nest inside cells)
 	inRun      bool
 	inText     bool
-	skipDepth  int // >0 inside a subtree whose text is not content (mc:Fallback, hidden text)
-	tokens     int
 }
 
 type docxParagraph struct {
@@ -79,32 +77,16 @@ type docxParagraph struct {
 }
 
 func (w *docxWalker) token(_ *xml.Decoder, tok xml.Token) error {
-	if w.tokens++; w.tokens%4096 == 0 {
-		if err := w.ctx.Err(); err != nil {
-			return err
-		}
+	return w.dispatch(tok, w.start, w.end, w.chars)
+}
+
+func (w *docxWalker) chars(t xml.CharData) {
+	if !w.inText {
+		return
 	}
-	switch t := tok.(type) {
-	case xml.StartElement:
-		if w.skipDepth > 0 {
-			w.skipDepth++
-			return nil
-		}
-		w.start(t)
-	case xml.EndElement:
-		if w.skipDepth > 0 {
-			w.skipDepth--
-			return nil
-		}
-		w.end(t)
-	case xml.CharData:
-		if w.inText && w.skipDepth == 0 {
-			if p := w.paragraph(); p != nil {
-				p.text.Write(t)
-			}
-		}
+	if p := w.paragraph(); p != nil {
+		p.text.Write(t)
 	}
-	return nil
 }
 
 func (w *docxWalker) paragraph() *docxParagraph {

@@ -58,7 +58,7 @@ func extractODF(ctx context.Context, data []byte, limits Limits, spreadsheet boo
 	if err := listStyles.read("content.xml", content); err != nil {
 		return nil, err
 	}
-	w := &odfWalker{ctx: ctx, b: newSectionBuilder(props.Title), listStyles: listStyles, spreadsheet: spreadsheet}
+	w := &odfWalker{xmlWalk: xmlWalk{ctx: ctx}, b: newSectionBuilder(props.Title), listStyles: listStyles, spreadsheet: spreadsheet}
 	if err := xmlTokens("content.xml", content, w.token); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"context"
 	"encoding/xml"
 	"fmt"
 	"strings"
@@ -12,7 +11,7 @@ import (
 const maxRepeat = 100
 
 type odfWalker struct {
-	ctx         context.Context
+	xmlWalk
 	b           *sectionBuilder
 	listStyles  odfListStyles
 	spreadsheet bool
@@ -25,8 +24,6 @@ type odfWalker struct {
 	sheets     int
 	rowRepeat  int
 	cellRepeat int
-	skipDepth  int
-	tokens     int
 }
 
 type odfParagraph struct {
@@ -35,30 +32,13 @@ type odfParagraph struct {
 }
 
 func (w *odfWalker) token(_ *xml.Decoder, tok xml.Token) error {
-	if w.tokens++; w.tokens%4096 == 0 {
-		if err := w.ctx.Err(); err != nil {
-			return err
-		}
+	return w.dispatch(tok, w.start, w.end, w.chars)
+}
+
+func (w *odfWalker) chars(t xml.CharData) {
+	if n := len(w.paragraphs); n > 0 {
+		w.paragraphs[n-1].text.Write(t)
 	}
-	switch t := tok.(type) {
-	case xml.StartElement:
-		if w.skipDepth > 0 {
-			w.skipDepth++
-			return nil
-		}
-		w.start(t)
-	case xml.EndElement:
-		if w.skipDepth > 0 {
-			w.skipDepth--
-			return nil
-		}
-		w.end(t)
-	case xml.CharData:
-		if n := len(w.paragraphs); n > 0 && w.skipDepth == 0 {
-			w.paragraphs[n-1].text.Write(t)
-		}
-	}
-	return nil
 }
 
 func (w *odfWalker) write(s string) {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -83,4 +84,42 @@ func readCoreProperties(part string, data []byte) (coreProperties, error) {
 	}
 	props.Title, props.Author = cleanInline(props.Title), cleanInline(props.Author)
 	return props, err
+}
+
+// xmlWalk is the part every office-XML walker shares: it checks the context every 4,096
+// tokens, and while inside a skipped subtree (skipDepth > 0: alternate content, hidden text,
+// notes) it only tracks depth, so the walker's handlers never see that subtree.
+type xmlWalk struct {
+	ctx       context.Context
+	skipDepth int
+	tokens    int
+}
+
+// dispatch routes one token to the walker's handlers. It returns the context's error when the
+// walk must stop.
+func (x *xmlWalk) dispatch(tok xml.Token, start func(xml.StartElement), end func(xml.EndElement), chars func(xml.CharData)) error {
+	if x.tokens++; x.tokens%4096 == 0 {
+		if err := x.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		if x.skipDepth > 0 {
+			x.skipDepth++
+			return nil
+		}
+		start(t)
+	case xml.EndElement:
+		if x.skipDepth > 0 {
+			x.skipDepth--
+			return nil
+		}
+		end(t)
+	case xml.CharData:
+		if x.skipDepth == 0 {
+			chars(t)
+		}
+	}
+	return nil
 }
