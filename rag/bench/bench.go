@@ -19,8 +19,8 @@ type Store interface {
 	SearchVector(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	SearchVectorExact(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	CompactStats(ctx context.Context) (int64, error)
-	DropVectorIndex(ctx context.Context) error
-	EnsureVectorIndex(ctx context.Context) error
+	BeginBulkLoad(ctx context.Context) error
+	EndBulkLoad(ctx context.Context) error
 	Distances(ctx context.Context, vec []float32, ids []int64) (map[int64]float64, error)
 }
 
@@ -158,17 +158,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
 
 	start := time.Now()
-	if err := cfg.Store.DropVectorIndex(ctx); err != nil {
+	if err := cfg.Store.BeginBulkLoad(ctx); err != nil {
 		return nil, err
 	}
 	if _, err := l.load(ctx, 0, docs, cfg.Chunks); err != nil {
 		return nil, err
 	}
-	progress("building the vector index")
-	if err := cfg.Store.EnsureVectorIndex(ctx); err != nil {
-		return nil, err
-	}
-	if _, err := cfg.Store.CompactStats(ctx); err != nil {
+	progress("building the vector index and the term statistics")
+	if err := cfg.Store.EndBulkLoad(ctx); err != nil {
 		return nil, err
 	}
 	res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()

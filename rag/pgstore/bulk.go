@@ -14,6 +14,26 @@ func (s *Store) HasVectors(ctx context.Context) (bool, error) {
 	return exists, nil
 }
 
+// BeginBulkLoad prepares a first, bulk index: it drops the model's HNSW index and makes this
+// store's writes skip the per-statement term-statistics triggers. EndBulkLoad must follow,
+// whatever happens to the load.
+func (s *Store) BeginBulkLoad(ctx context.Context) error {
+	if err := s.DropVectorIndex(ctx); err != nil {
+		return err
+	}
+	s.bulk.Store(true)
+	return nil
+}
+
+// EndBulkLoad rebuilds the term statistics from the chunks and the model's HNSW index.
+func (s *Store) EndBulkLoad(ctx context.Context) error {
+	s.bulk.Store(false)
+	if _, err := s.pool.Exec(ctx, `SELECT cita_rebuild_stats()`); err != nil {
+		return fmt.Errorf("rebuild term statistics: %w", err)
+	}
+	return s.EnsureVectorIndex(ctx)
+}
+
 // DropVectorIndex removes the model's HNSW index. A first, bulk index of many documents loads
 // faster without it and builds it once at the end (EnsureVectorIndex): one parallel build costs
 // less than maintaining the graph row by row. Until then the vector arm scans exactly.

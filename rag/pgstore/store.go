@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -41,6 +42,8 @@ type Store struct {
 	// generate candidates first, common ones join while their summed document frequency stays
 	// under the budget.
 	FTSCandidateBudget int
+	// bulk makes ReplaceDocument skip the statistics triggers during BeginBulkLoad/EndBulkLoad.
+	bulk atomic.Bool
 }
 
 // New returns a store for the given embedding model. It returns an error when the model name or

@@ -64,7 +64,7 @@ func (s *Store) SearchVectorExact(ctx context.Context, vec []float32, scope rag.
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
 	}
-		sql := fmt.Sprintf(`SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
+	sql := fmt.Sprintf(`SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
 		WHERE embed_model = %[1]s AND groups && $2::text[] ORDER BY dist, id LIMIT $3`, s.modelLit)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {

@@ -293,4 +293,28 @@ func TestFirstIndexBuildsTheVectorIndexOnceAtTheEnd(t *testing.T) {
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("vector search after the bulk load: %v, %d hits", err, len(hits))
 	}
+	// The bulk load skipped the statistics triggers; the rebuild at its end must leave them
+	// exact, and later (non-bulk) writes must keep them so.
+	checkStats := func(when string) {
+		t.Helper()
+		var wrong int
+		if err := b.store.Pool().QueryRow(ctx, `
+			WITH truth AS (SELECT l AS lexeme, count(*)::int AS df FROM chunks, unnest(tsvector_to_array(tsv)) l GROUP BY l),
+			known AS (SELECT lexeme, sum(df)::int AS df FROM (SELECT lexeme, df FROM lexeme_stats UNION ALL SELECT lexeme, df FROM lexeme_delta) x GROUP BY lexeme HAVING sum(df) <> 0)
+			SELECT count(*) FROM truth FULL JOIN known USING (lexeme) WHERE truth.df IS DISTINCT FROM known.df`).Scan(&wrong); err != nil {
+			t.Fatal(err)
+		}
+		var counted, real int64
+		if err := b.store.Pool().QueryRow(ctx, `SELECT (SELECT sum(chunks)::bigint FROM (SELECT chunks FROM corpus_stats WHERE kind = 't' UNION ALL SELECT chunks FROM corpus_delta WHERE kind = 't') x), (SELECT count(*) FROM chunks)`).Scan(&counted, &real); err != nil {
+			t.Fatal(err)
+		}
+		if wrong != 0 || counted != real {
+			t.Errorf("%s: %d lexemes with a wrong document frequency; corpus stats count %d chunks, table has %d", when, wrong, counted, real)
+		}
+	}
+	checkStats("after the bulk load")
+	if _, err := b.store.DeleteDocuments(ctx, "corpus", []string{"handbook/oficinas.md"}); err != nil {
+		t.Fatal(err)
+	}
+	checkStats("after a later delete")
 }

@@ -38,8 +38,8 @@ type Store interface {
 // index once at the end.
 type BulkLoader interface {
 	HasVectors(ctx context.Context) (bool, error)
-	DropVectorIndex(ctx context.Context) error
-	EnsureVectorIndex(ctx context.Context) error
+	BeginBulkLoad(ctx context.Context) error
+	EndBulkLoad(ctx context.Context) error
 }
 
 // Item is one document as a source lists it.
@@ -130,13 +130,14 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 			return nil, err
 		}
 		if !has {
-			if err := bl.DropVectorIndex(ctx); err != nil {
+			if err := bl.BeginBulkLoad(ctx); err != nil {
 				return nil, err
 			}
-			// Built again whatever happens to the run, so the index never stays without it.
+			// Finished whatever happens to the run, so the index never stays without its vector
+			// index or its statistics.
 			defer func() {
-				if err := bl.EnsureVectorIndex(context.WithoutCancel(ctx)); err != nil {
-					ix.logger.ErrorContext(ctx, "rebuild vector index", slog.String("error", err.Error()))
+				if err := bl.EndBulkLoad(context.WithoutCancel(ctx)); err != nil {
+					ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
 				}
 			}()
 		}
