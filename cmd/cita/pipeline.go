@@ -16,16 +16,15 @@ import (
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
 // the offline rewriter answer offline. The reranker and the answer cache are added when the
 // configuration enables them (cache.enabled defaults to on).
-func (a *app) pipeline(ctx context.Context, e *env) (*rag.Pipeline, error) {
-	rw, err := a.rewriter(ctx, e)
+func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
+	chat, err := a.chatModel(e)
 	if err != nil {
 		return nil, err
 	}
+	rw := rewriterFor(chat, e)
 	var composer rag.Composer = rag.Extractive{}
 	variant := "extractive"
-	if chat, err := a.chatModel(e); err != nil {
-		return nil, err
-	} else if chat != nil {
+	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		variant = "chat:" + a.cfg.Chat.Model
 	}
@@ -48,17 +47,22 @@ func (a *app) pipeline(ctx context.Context, e *env) (*rag.Pipeline, error) {
 	return rag.NewPipeline(a.search, composer, rw, opts), nil
 }
 
-// rewriter returns the follow-up rewriter: the model's when a chat endpoint is configured (it
-// falls back to the offline one on error), else the offline one.
+// rewriter returns the follow-up rewriter for the configured models (see rewriterFor).
 func (a *app) rewriter(_ context.Context, e *env) (rag.Rewriter, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
 		return nil, err
 	}
+	return rewriterFor(chat, e), nil
+}
+
+// rewriterFor is the model's rewriter when there is a chat model (it falls back to the offline
+// one on error), else the offline one.
+func rewriterFor(chat *openai.Chat, e *env) rag.Rewriter {
 	if chat != nil {
-		return rewrite.NewLLM(chat, e.logger), nil
+		return rewrite.NewLLM(chat, e.logger)
 	}
-	return rewrite.Offline{}, nil
+	return rewrite.Offline{}
 }
 
 // chatModel returns the configured OpenAI-compatible chat model, or nil when none is configured.

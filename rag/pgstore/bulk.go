@@ -31,7 +31,14 @@ func (s *Store) EndBulkLoad(ctx context.Context) error {
 	if _, err := s.pool.Exec(ctx, `SELECT cita_rebuild_stats()`); err != nil {
 		return fmt.Errorf("rebuild term statistics: %w", err)
 	}
-	return s.EnsureVectorIndex(ctx)
+	if err := s.EnsureVectorIndex(ctx); err != nil {
+		return err
+	}
+	// Fresh planner statistics for the table the load just filled.
+	if _, err := s.pool.Exec(ctx, "ANALYZE chunks"); err != nil {
+		return fmt.Errorf("analyze chunks: %w", err)
+	}
+	return nil
 }
 
 // DropVectorIndex removes the model's HNSW index. A first, bulk index of many documents loads

@@ -83,9 +83,5 @@ func (s *Store) EnsureVectorIndex(ctx context.Context) error {
 	if _, err := s.pool.Exec(ctx, sql); err != nil {
 		return fmt.Errorf("create vector index for model %s: %w", s.model.Model, err)
 	}
-	// Fresh statistics after a bulk load, so the planner sees the table as it now is.
-	if _, err := s.pool.Exec(ctx, "ANALYZE chunks"); err != nil {
-		return fmt.Errorf("analyze chunks: %w", err)
-	}
 	return nil
 }
