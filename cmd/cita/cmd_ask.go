@@ -37,7 +37,7 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 	noCache := fs.Bool("no-cache", false, "neither read nor write the answer cache")
 	var history multiFlag
 	fs.Var(&history, "history", "an earlier user turn of the conversation (repeatable, oldest first)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))

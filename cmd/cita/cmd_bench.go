@@ -45,7 +45,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
 	officeDir := fs.String("office-dir", "", "with --office: write the files here and keep them (default: a temporary folder)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *office > 0 {

@@ -54,7 +54,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	questionsFile := fs.String("questions", "", "JSONL file of {\"question\": ...} (default: sample-questions.jsonl next to the folder)")
 	noCache := fs.Bool("no-cache", false, "turn the answer cache off (repeated questions otherwise hit it)")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *load <= 0 {

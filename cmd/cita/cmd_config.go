@@ -29,7 +29,7 @@ when it is invalid. See docs/production.md for the fields and variables.
 
 func runConfig(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("config", e, commands["config"].usage)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || fs.Arg(0) != "check" {

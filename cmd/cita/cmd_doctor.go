@@ -53,7 +53,7 @@ func (c checkResult) print(w io.Writer) {
 
 func runDoctor(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("doctor", e, commands["doctor"].usage)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	failed := false

@@ -39,7 +39,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *rewrites != "" {

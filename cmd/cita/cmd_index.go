@@ -34,7 +34,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	accessFile := fs.String("access", "", "YAML file with access rules (default_groups, rules: [{match, groups}])")
 	source := fs.String("source", "", "source name recorded with the documents (default: the folder's absolute path)")
 	stats := fs.Bool("stats", false, "print files/s, chunks/s and peak memory (RSS, Go heap) at the end")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -20,7 +20,7 @@ at start too; run it on its own before rolling out several replicas.
 
 func runMigrate(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("migrate", e, commands["migrate"].usage)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	a, err := openApp(ctx, e, "")

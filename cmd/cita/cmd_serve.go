@@ -50,7 +50,7 @@ Flags:
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("serve", e, commands["serve"].usage)
 	listen := fs.String("listen", "", "HTTP address for health, metrics and the chat endpoints (default: listen from the configuration, else :8080)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(e)

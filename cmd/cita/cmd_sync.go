@@ -50,7 +50,7 @@ func runSync(ctx context.Context, e *env, args []string) error {
 	only := fs.String("source", "", "sync only this source")
 	full := fs.Bool("full", false, "list everything, even where a change feed could be used")
 	dryRun := fs.Bool("dry-run", false, "count what would change; write nothing")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	a, err := openApp(ctx, e, "")
@@ -180,7 +180,7 @@ func (p *progress) done() {
 
 func runSources(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("sources", e, commands["sources"].usage)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	a, err := openApp(ctx, e, "")
