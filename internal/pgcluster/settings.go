@@ -30,6 +30,8 @@ var fastSettings = [][2]string{
 	{"fsync", "off"},
 	{"synchronous_commit", "off"},
 	{"full_page_writes", "off"},
+	// Test processes of several packages (and several checkouts) share one test cluster.
+	{"max_connections", "400"},
 }
 
 // settingsText returns the content of settingsFile.
