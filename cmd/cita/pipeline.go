@@ -14,8 +14,10 @@ import (
 
 // pipeline wires the answering pipeline for the configured models: with a chat endpoint, the
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
-// the offline rewriter answer offline. The reranker and the answer cache are added when the
-// configuration enables them (cache.enabled defaults to on).
+// the offline rewriter answer offline. With chat.agent the model may search and read documents
+// up to chat.max_steps times before it answers (falling back to one search when it cannot call
+// tools). The reranker and the answer cache are added when the configuration enables them
+// (cache.enabled defaults to on).
 func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
@@ -29,6 +31,10 @@ func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 		variant = "chat:" + a.cfg.Chat.Model
 	}
 	opts := rag.PipelineOptions{Logger: e.logger}
+	if chat != nil && a.cfg.Chat.Agent {
+		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
+		variant += fmt.Sprintf(" agent:%d", a.cfg.Chat.MaxSteps)
+	}
 	if r := a.cfg.Rerank; r.BaseURL != "" {
 		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
 			Timeout: r.Timeout, Logger: e.logger})

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/mcpserver"
+	"github.com/citahq/cita/mcpserver/pgtokens"
+)
+
+// mcpServer wires the MCP server to the app's index, the answering pipeline, the token table and
+// the configured access mapping (and OIDC issuer, when set).
+func (a *app) mcpServer(answerer mcpserver.Answerer, logger *slog.Logger) *mcpserver.Server {
+	mc := a.cfg.MCP.WithDefaults()
+	opts := mcpserver.Options{
+		Searcher:  a.search,
+		Documents: a.store,
+		Answerer:  answerer,
+		Tokens:    pgtokens.New(a.pool),
+		Access:    bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups),
+		Logger:    logger,
+	}
+	if o := mc.OIDC; o.Enabled() {
+		opts.OIDC = mcpserver.NewOIDCVerifier(mcpserver.OIDCConfig{Issuer: o.Issuer, Audience: o.Audience,
+			AllowedDomains: o.AllowedDomains, EmailClaim: o.EmailClaim})
+	}
+	return mcpserver.New(opts)
+}
