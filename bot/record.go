@@ -29,6 +29,7 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, t
 		CompletionTokens: ans.Usage.CompletionTokens,
 		Dropped:          ans.Dropped,
 		Cached:           ans.Cached,
+		Steps:            ans.Steps,
 	}
 	if in.Ephemeral {
 		rec.VisibleTo = in.UserID

@@ -79,7 +79,9 @@ type AnswerRecord struct {
 	Dropped []int64
 	// Cached says the answer came from the answer cache: its tokens were not spent again.
 	Cached bool
-	CreatedAt        time.Time
+	// Steps are an agent answer's searches and document reads, in order; nil for one search.
+	Steps     []rag.AgentStep
+	CreatedAt time.Time
 }
 
 // SourceRef is one cited (or consulted) chunk with its document's version at answer time.
