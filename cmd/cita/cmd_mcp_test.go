@@ -18,15 +18,6 @@ import (
 	"github.com/citahq/cita/rag/pgstore"
 )
 
-// authHeader adds a bearer token to every request of the MCP client.
-type authHeader struct{ token string }
-
-func (a authHeader) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+a.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // TestServeMCPOnlyWithTokens is the admin's path: `cita tokens create` prints a token,
 // `cita serve` with only mcp enabled answers the SDK client with it, `cita tokens list` shows
 // its last use and `cita tokens revoke` stops it at the next call.
