@@ -80,6 +80,8 @@ func (s *syncBuffer) String() string {
 type setupOptions struct {
 	defaultGroups []string
 	oidc          *mcpserver.OIDCVerifier
+	askLimit      mcpserver.AskLimit
+	queue         mcpserver.Queue
 }
 
 func setup(t *testing.T, so setupOptions) *bundle {
@@ -126,7 +128,8 @@ func setup(t *testing.T, so setupOptions) *bundle {
 		Searcher: hybrid, Documents: store, Tokens: b.tokens, Access: access, OIDC: so.oidc,
 		Answerer: rag.NewPipeline(hybrid, rag.Extractive{}, nil, rag.PipelineOptions{MinEvidence: 0.01, Logger: quiet}),
 		Logger:   slog.New(slog.NewJSONHandler(b.audit, nil)),
-		Now:      func() time.Time { return b.now },
+		AskLimit: so.askLimit, Queue: so.queue,
+		Now: func() time.Time { return b.now },
 	})
 	mux := http.NewServeMux()
 	mux.Handle(mcpserver.Path, srv.Handler())

@@ -36,6 +36,11 @@ type Options struct {
 	Access *bot.AccessMap
 	// OIDC, when set, also accepts that issuer's ID tokens.
 	OIDC *OIDCVerifier
+	// Queue, when set, is the answer queue ask waits in (shared with chat), so MCP cannot take
+	// more workers than configured; a full queue gets a "busy" refusal.
+	Queue Queue
+	// AskLimit bounds each caller's ask calls (by e-mail); zero means no limit.
+	AskLimit AskLimit
 	// Version is reported to clients in the MCP handshake.
 	Version string
 	Logger  *slog.Logger
@@ -45,9 +50,10 @@ type Options struct {
 
 // Server is the MCP endpoint. Construct it with New and mount Handler at Path.
 type Server struct {
-	opts   Options
-	logger *slog.Logger
-	mcp    *mcp.Server
+	opts    Options
+	logger  *slog.Logger
+	mcp     *mcp.Server
+	askRate *callerLimiter
 }
 
 // New returns a server with its tools registered.
@@ -61,7 +67,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, logger: opts.Logger}
+	s := &Server{opts: opts, logger: opts.Logger, askRate: newCallerLimiter(opts.AskLimit)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "cita", Title: "cita knowledge base", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addTools()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/mcpserver"
 )
 
@@ -284,5 +285,35 @@ func TestAuditLinePerCall(t *testing.T) {
 	}
 	if list[0].ID != rec.ID || list[0].LastUsedAt.IsZero() {
 		t.Fatalf("last use not recorded: %+v", list[0])
+	}
+}
+
+func TestAskIsRateLimitedAndQueued(t *testing.T) {
+	t.Parallel()
+	queue := bot.NewQueue(1, -1)
+	b := setup(t, setupOptions{askLimit: mcpserver.AskLimit{PerMinute: 1, Burst: 2}, queue: queue})
+	cs := mustConnect(t, b.url, b.token(t, erik, nil, time.Time{}))
+	ask := func() (bool, string) {
+		res, all := call(t, cs, "ask", map[string]any{"question": "When is the office closed?"})
+		return res.IsError, all
+	}
+	// The only worker is taken by a chat answer: ask is refused as busy, not queued forever.
+	release, err := queue.Acquire(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if isErr, out := ask(); !isErr || !strings.Contains(out, "busy") {
+		t.Fatalf("with the queue full: %v %s", isErr, out)
+	}
+	release()
+	if isErr, out := ask(); isErr {
+		t.Fatalf("second ask (within the burst): %s", out)
+	}
+	if isErr, out := ask(); !isErr || !strings.Contains(out, "too many questions from "+erik) {
+		t.Fatalf("third ask: %v %s", isErr, out)
+	}
+	// search is not limited.
+	if res, _ := call(t, cs, "search", map[string]any{"query": "office"}); res.IsError {
+		t.Fatal("search was rate limited")
 	}
 }

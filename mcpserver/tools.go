@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/rag"
 )
 
@@ -179,6 +180,19 @@ func (s *Server) ask(ctx context.Context, c *Caller, in AskInput) (*mcp.CallTool
 	q, err := cleanQuery(in.Question, "question")
 	if err != nil {
 		return nil, AskOutput{}, 0, err
+	}
+	if !s.askRate.allow(strings.ToLower(c.Email), s.opts.Now()) {
+		return nil, AskOutput{}, 0, refuse("too many questions from %s: wait a minute (search is not limited)", c.Email)
+	}
+	if s.opts.Queue != nil {
+		release, err := s.opts.Queue.Acquire(ctx, nil)
+		if errors.Is(err, bot.ErrQueueFull) {
+			return nil, AskOutput{}, 0, refuse("cita is busy answering other questions: try again in a minute")
+		}
+		if err != nil {
+			return nil, AskOutput{}, 0, fmt.Errorf("wait for an answer worker: %w", err)
+		}
+		defer release()
 	}
 	ans, err := s.opts.Answerer.Answer(ctx, rag.Question{Text: q, Scope: c.Scope}, nil)
 	if err != nil {

@@ -150,7 +150,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
 	}
 	if a.cfg.MCP.Enabled {
-		mux.Handle(mcpserver.Path, a.mcpServer(p, e.logger).Handler())
+		mux.Handle(mcpserver.Path, a.mcpServer(p, queue, userLimit, e.logger).Handler())
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

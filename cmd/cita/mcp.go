@@ -9,8 +9,12 @@ import (
 )
 
 // mcpServer wires the MCP server to the app's index, the answering pipeline, the token table and
-// the configured access mapping (and OIDC issuer, when set).
-func (a *app) mcpServer(answerer mcpserver.Answerer, logger *slog.Logger) *mcpserver.Server {
+// the configured access mapping (and OIDC issuer, when set). ask waits in the chat answer queue
+// and is limited per caller like chat questions (limit).
+func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot.RateLimit, logger *slog.Logger) *mcpserver.Server {
+	if limit.PerMinute <= 0 {
+		limit = bot.DefaultRateLimit
+	}
 	mc := a.cfg.MCP.WithDefaults()
 	opts := mcpserver.Options{
 		Searcher:  a.search,
@@ -18,6 +22,8 @@ func (a *app) mcpServer(answerer mcpserver.Answerer, logger *slog.Logger) *mcpse
 		Answerer:  answerer,
 		Tokens:    pgtokens.New(a.pool),
 		Access:    bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups),
+		Queue:     queue,
+		AskLimit:  mcpserver.AskLimit{PerMinute: limit.PerMinute, Burst: limit.Burst},
 		Logger:    logger,
 	}
 	if o := mc.OIDC; o.Enabled() {

@@ -26,6 +26,9 @@ var _ mcpserver.TokenStore = (*Store)(nil)
 // New returns a store over pool.
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
+// Pool returns the store's connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 // lastUseResolution is how stale last_used_at may get before a request writes it again: one
 // write a minute per token, not one per call.
 const lastUseResolution = "1 minute"
