@@ -149,24 +149,9 @@ func (b *bundle) token(t *testing.T, email string, groups []string, expires time
 	return tok
 }
 
-// bearer adds an Authorization header to every request.
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
 // connect opens an MCP session with the Go SDK's client over loopback, authenticated by token.
 func connect(ctx context.Context, url, token string) (*mcp.ClientSession, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "cita-test", Version: "v0"}, nil)
-	transport := &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, DisableStandaloneSSE: true,
-		HTTPClient: &http.Client{Transport: bearer{token: token, base: http.DefaultTransport}, Timeout: 30 * time.Second}}
-	return client.Connect(ctx, transport, nil)
+	return mcpserver.Dial(ctx, url, token)
 }
 
 func mustConnect(t *testing.T, url, token string) *mcp.ClientSession {

@@ -111,11 +111,9 @@ func runMCPBench(ctx context.Context, e *env, args []string) error {
 
 	sessions := map[string]*mcp.ClientSession{}
 	for g, tok := range byGroup {
-		client := mcp.NewClient(&mcp.Implementation{Name: "cita-bench", Version: "v0"}, nil)
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, DisableStandaloneSSE: true,
-			HTTPClient: &http.Client{Transport: authHeader{tok}, Timeout: 30 * time.Second}}, nil)
+		cs, err := mcpserver.Dial(ctx, url, tok)
 		if err != nil {
-			return fmt.Errorf("connect the MCP client: %w", err)
+			return err
 		}
 		defer cs.Close()
 		sessions[g] = cs
@@ -169,15 +167,6 @@ func runMCPBench(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%d passages came back outside the caller's scope", res.OutsideScope)
 	}
 	return nil
-}
-
-// authHeader adds a bearer token to every request of an MCP client.
-type authHeader struct{ token string }
-
-func (a authHeader) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+a.token)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // benchGroupOf is the group of a synthetic document "doc-<n>.md": group-<n mod 10>.

@@ -88,9 +88,7 @@ mcp:
 		}
 		return err == nil && resp.StatusCode == http.StatusOK
 	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: authHeader{token}}}, nil)
+	session, err := mcpserver.Dial(ctx, "http://"+addr+"/mcp", token)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
