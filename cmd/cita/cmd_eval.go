@@ -35,7 +35,7 @@ cache. It prints, overall and per language: the share of answerable questions wh
 is a gold file, that cite a gold file, whose answer contains the gold answer or an alternative
 (case and accents folded), and that were refused; the share of unanswerable questions declined;
 and latency p50/p95. --misses lists every miss with the sources it cited; --json prints one
-object (with the misses when --misses is given).
+object with every question's outcome (only the misses with --misses).
 
 Flags:
 `,
@@ -50,6 +50,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
 	answers := fs.String("answers", "", "measure answers on a handbook set: DIR/corpus/ and DIR/questions.jsonl")
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
+	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
@@ -58,7 +59,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *answers != "" {
-		return runAnswerEval(ctx, e, *answers, *asJSON, *misses)
+		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)

@@ -14,7 +14,7 @@ import (
 // runAnswerEval indexes DIR/corpus into a scratch namespace, asks every question of
 // DIR/questions.jsonl through the answering pipeline the chat adapters use (the configured chat
 // model, or the offline composer), and prints the answer-level figures overall and per language.
-func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool) error {
+func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence float64) error {
 	set, err := eval.LoadAnswerSet(dir)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool)
 	}
 	off := false
 	a.cfg.Cache.Enabled = &off // every question is answered afresh, and timed as such
-	p, err := a.pipeline(ctx, e)
+	p, err := a.pipeline(ctx, e, func(o *rag.PipelineOptions) { o.MinEvidence = minEvidence })
 	if err != nil {
 		return err
 	}
@@ -39,9 +39,7 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool)
 		return err
 	}
 	if asJSON {
-		if !misses {
-			res.Outcomes = nil
-		} else {
+		if misses {
 			kept := res.Outcomes[:0]
 			for _, o := range res.Outcomes {
 				if o.Miss() {

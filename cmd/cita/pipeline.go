@@ -16,7 +16,7 @@ import (
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
 // the offline rewriter answer offline. The reranker and the answer cache are added when the
 // configuration enables them (cache.enabled defaults to on).
-func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
+func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOptions)) (*rag.Pipeline, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
 		return nil, err
@@ -43,6 +43,9 @@ func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 		variant += " embed:" + a.embedder.Info().Model
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
 			Variant: variant}, e.logger)
+	}
+	for _, f := range adjust {
+		f(&opts)
 	}
 	return rag.NewPipeline(a.search, composer, rw, opts), nil
 }

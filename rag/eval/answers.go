@@ -79,6 +79,8 @@ type AnswerOutcome struct {
 	HasFact    bool          `json:"has_fact"`
 	Took       time.Duration `json:"took_ns"`
 	AbstainWhy string        `json:"abstain_reason,omitempty"`
+	Evidence   float64       `json:"evidence"`
+	Missing    []string      `json:"missing,omitempty"`
 	Standalone string        `json:"standalone_query,omitempty"`
 }
 
@@ -151,6 +153,7 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
 		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Took: took, Standalone: ans.StandaloneQuery,
+		Evidence: ans.Evidence, Missing: ans.Missing,
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason
