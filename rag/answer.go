@@ -50,8 +50,10 @@ type Answer struct {
 	// quoted what it quoted (empty for a chat model's answer).
 	Expect Expect
 	Quotes []QuoteChoice
-	// Missing are the question's words that none of the sources holds.
-	Missing []string
+	// Missing are the question's words that none of the sources holds, and MissingShare their
+	// weighted share of the question.
+	Missing      []string
+	MissingShare float64
 }
 
 // Composer writes an answer's text from numbered sources: the extractive composer offline, a

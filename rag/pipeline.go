@@ -165,7 +165,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 	alternatives := res.Trace.Alternatives
 	ans.Expect = DetectExpect(ans.StandaloneQuery)
 	support := Support(ans.StandaloneQuery, ans.Lang, alternatives, sources)
-	ans.Evidence, ans.Missing = support.Score, support.Missing
+	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	if ans.Evidence < p.opts.MinEvidence {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil

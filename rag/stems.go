@@ -55,7 +55,7 @@ var chatty = func() map[string]bool {
 	stuff thing things folks guys someone somebody anyone anybody whole ex re ll ve won don didn doesn isn aren wasn
 	going gets got getting want wants wanna need needs tell gives put let lets ok okay hey hi hello please thanks thank
 	else etc cuanto cuanta cuantos cuantas mucho poco aqui alla todavia oye hola porfa gracias quiero necesito saber
-	alguien algo cosa cosas vale`) {
+	alguien algo cosa cosas vale tengo tienes tiene hay voy whats im`) {
 		m[w] = true
 	}
 	return m

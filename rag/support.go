@@ -125,14 +125,17 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scor
 	}
 	prepared := prepareSources(sources, variants[0].lang, langs)
 	common := commonNames(prepared[0], variants)
+	rarity := make([]map[string]float64, len(variants))
+	for i, v := range variants {
+		rarity[i] = rarityOf(prepared[langIndex[v.lang]], v)
+	}
 	var out []scoredUnit
 	for si := range sources {
 		for ui := range prepared[0][si].units {
 			var best scoredUnit
-			for _, v := range variants {
+			for vi, v := range variants {
 				su := prepared[langIndex[v.lang]][si]
-				rarity := rarityOf(prepared[langIndex[v.lang]], v)
-				s := scoreUnit(expect, v, rarity, common, su, ui)
+				s := scoreUnit(expect, v, rarity[vi], common, su, ui)
 				s.source = si
 				if s.score > best.score || best.text == "" {
 					best = s
