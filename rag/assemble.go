@@ -36,8 +36,8 @@ func approxTokens(s string) int { return len(strings.Fields(s))*4/3 + 1 }
 var citationRef = regexp.MustCompile(`\[(\d{1,3})\]`)
 
 // VerifyCitations removes [n] markers that point to no source, renumbers the cited sources 1..k
-// in order of their original (strength) number, and returns the new text, the cited sources and
-// the invalid numbers it removed.
+// in the order the text first cites them (the direct answer's source is [1]), and returns the new
+// text, the cited sources and the invalid numbers it removed.
 func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 	byN := map[int]Source{}
 	for _, s := range sources {
@@ -54,7 +54,6 @@ func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 			invalid = append(invalid, n)
 		}
 	}
-	slices.Sort(citedNs)
 	renumber := map[int]int{}
 	cited := make([]Source, 0, len(citedNs))
 	for i, n := range citedNs {

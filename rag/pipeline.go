@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/citahq/cita/rag/lang"
@@ -14,6 +13,22 @@ import (
 type Turn struct {
 	Role string // "user" or "assistant"
 	Text string
+	// Abstained marks an assistant turn that said the documentation does not cover the
+	// question (or gave a reason instead of an answer): its words (a referral's name, "not
+	// found") are not what the conversation is about, so rewriters skip it.
+	Abstained bool
+}
+
+// Informative returns the turns a follow-up rewriter may draw from: all but abstentions.
+func Informative(history []Turn) []Turn {
+	out := make([]Turn, 0, len(history))
+	for _, t := range history {
+		if t.Role == "assistant" && t.Abstained {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // Question is one turn to answer: the latest message, the thread's earlier turns and the scope
@@ -108,9 +123,9 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		return nil, ErrNoScope
 	}
 	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
-	if p.rewriter != nil && len(q.History) > 0 {
+	if history := Informative(q.History); p.rewriter != nil && len(history) > 0 {
 		start := time.Now()
-		rewritten, err := p.rewriter.Rewrite(ctx, q.Text, q.History)
+		rewritten, err := p.rewriter.Rewrite(ctx, q.Text, history)
 		ans.Timings["rewrite"] = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("rewrite follow-up: %w", err)
@@ -155,20 +170,24 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		abstain(ans, "no_results", "", onDelta)
 		return nil
 	}
-	ans.Evidence = Evidence(ans.StandaloneQuery, res.Hits)
+	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
+	ans.Dropped = dropped
+	alternatives := res.Trace.Alternatives
+	ans.Expect = DetectExpect(ans.StandaloneQuery)
+	support := Support(ans.StandaloneQuery, ans.Lang, alternatives, sources)
+	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	if ans.Evidence < p.opts.MinEvidence {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
 	}
-	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
-	ans.Dropped = dropped
 	start = time.Now()
-	comp, err := p.composer.Compose(ctx, ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources}, onDelta)
+	comp, err := p.composer.Compose(ctx, ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
+		Alternatives: alternatives}, onDelta)
 	ans.Timings["generate"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("compose answer: %w", err)
 	}
-	ans.Usage = comp.Usage
+	ans.Usage, ans.Quotes = comp.Usage, comp.Quotes
 	text, cited, invalid := VerifyCitations(comp.Text, sources)
 	if len(invalid) > 0 {
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
@@ -178,6 +197,13 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		return nil
 	}
 	ans.Text, ans.Sources = text, cited
+	for i, q := range ans.Quotes {
+		for _, s := range cited {
+			if s.ChunkID == q.ChunkID {
+				ans.Quotes[i].N = s.N
+			}
+		}
+	}
 	return nil
 }
 
@@ -193,11 +219,15 @@ func abstain(ans *Answer, reason, owner string, onDelta func(string)) *Answer {
 }
 
 // AnswerLang is the language to answer a question in: Spanish or English, English when unsure.
+// A short question is judged by the words it leans on ("and in Bogotá?" is English).
 func AnswerLang(question string) string {
-	if lang.Detect(question) == "es" {
+	switch lang.Detect(question) {
+	case lang.Spanish:
 		return "es"
+	case lang.English:
+		return "en"
 	}
-	if strings.ContainsAny(question, "¿¡ñÑáéíóú") {
+	if lang.Lean(question) == lang.Spanish {
 		return "es"
 	}
 	return "en"

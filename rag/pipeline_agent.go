@@ -45,11 +45,10 @@ func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, on
 		abstain(ans, "no_valid_citation", res.Sources[0].Owner, nil)
 		return true, nil
 	}
-	citedHits := make([]Hit, len(cited))
-	for i, s := range cited {
-		citedHits[i] = s.Hit
-	}
-	ans.Evidence = Evidence(ans.StandaloneQuery, citedHits)
+	// The evidence of an agent answer is how well its cited sources cover the question, for the
+	// trace; the model already chose them, so no guard abstains on it.
+	support := Support(ans.StandaloneQuery, ans.Lang, nil, cited)
+	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	ans.Text, ans.Sources = text, cited
 	return true, nil
 }

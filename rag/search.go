@@ -57,7 +57,10 @@ type SearchTrace struct {
 	Arms    map[Arm][]ArmHit
 	Weights map[Arm]float64
 	Terms   []string // the full-text arm's query terms after stemming (and fuzzy expansion)
-	Timings map[string]time.Duration
+	// Alternatives are the query in other languages that were searched too (cross-lingual
+	// retrieval), for the relevance guard and the composer.
+	Alternatives []string
+	Timings      map[string]time.Duration
 }
 
 // ArmHit is one chunk as ranked by one arm.

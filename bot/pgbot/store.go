@@ -32,8 +32,9 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 		return nil, rag.ErrNoScope
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT role, body FROM (
-			SELECT t.id, t.role, t.body FROM bot_turns t
+		SELECT role, body, abstained FROM (
+			SELECT t.id, t.role, t.body, (t.role = 'assistant' AND (a.abstained OR a.reason <> '')) AS abstained
+			FROM bot_turns t JOIN bot_answers a ON a.id = t.answer_id
 			WHERE t.platform = $1 AND t.workspace = $2 AND t.channel = $3 AND t.thread = $4
 			  AND NOT EXISTS (
 				SELECT 1 FROM bot_answer_documents ad
@@ -49,7 +50,7 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 	}
 	turns, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (rag.Turn, error) {
 		var t rag.Turn
-		err := r.Scan(&t.Role, &t.Text)
+		err := r.Scan(&t.Role, &t.Text, &t.Abstained)
 		return t, err
 	})
 	if err != nil {

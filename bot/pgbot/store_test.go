@@ -279,3 +279,29 @@ func TestIndexEmpty(t *testing.T) {
 		t.Fatalf("with one document IndexEmpty = %v, %v; want false", empty, err)
 	}
 }
+
+func TestRecentTurnsMarkAbstentions(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	vac := docID(t, env, "vacation.md")
+	answer(t, env, thread, "how many vacation days?", "23 days [1]", "", vac)
+	rec := &bot.AnswerRecord{Conversation: thread, AskerID: "U1", Question: "paternity leave?", StandaloneQuery: "paternity leave?",
+		Text: "I couldn't find this in our documentation. You could ask Paula Henao.", ScopeGroups: []string{"everyone"},
+		Abstained: true, AbstainReason: "weak_evidence"}
+	if _, err := env.Bot.SaveAnswer(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.Bot.RecentTurns(ctx, thread, rag.MustScope("everyone"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 {
+		t.Fatalf("turns %v, want 4", texts(got))
+	}
+	for i, want := range []bool{false, false, false, true} {
+		if got[i].Abstained != want {
+			t.Errorf("turn %d (%s) abstained=%v, want %v", i, texts(got)[i], got[i].Abstained, want)
+		}
+	}
+}

@@ -99,10 +99,23 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	if ans.Cached {
 		fmt.Fprintf(w, "served from the answer cache in %s (the cited documents are unchanged)\n", ans.Timings["cache"].Round(10_000))
 	}
+	expect := string(ans.Expect.Kind)
+	if ans.Expect.Unit != "" {
+		expect += " (" + ans.Expect.Unit + ")"
+	}
+	fmt.Fprintf(w, "the question asks for: %s\n", expect)
 	if ans.Abstained {
-		fmt.Fprintf(w, "abstained: %s (evidence %.2f)\n", ans.AbstainReason, ans.Evidence)
+		fmt.Fprintf(w, "abstained: %s (answer support %.2f, threshold %.2f)\n", ans.AbstainReason, ans.Evidence, rag.DefaultMinEvidence)
 	} else {
-		fmt.Fprintf(w, "evidence: %.2f\n", ans.Evidence)
+		fmt.Fprintf(w, "answer support: %.2f\n", ans.Evidence)
+	}
+	for i, q := range ans.Quotes {
+		role := "direct answer"
+		if i > 0 {
+			role = "related"
+		}
+		fmt.Fprintf(w, "quote %d (%s, [%d], %s, score %.2f): matched %s; %s\n", i+1, role, q.N, q.Kind, q.Score,
+			strings.Join(q.Matched, ", "), q.AnswerKind)
 	}
 	writeSteps(w, ans)
 	if ans.Search == nil {

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
 	"github.com/citahq/cita/rag/openai"
@@ -18,22 +21,19 @@ import (
 // up to chat.max_steps times before it answers (falling back to one search when it cannot call
 // tools). The reranker and the answer cache are added when the configuration enables them
 // (cache.enabled defaults to on).
-func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
+func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOptions)) (*rag.Pipeline, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
 		return nil, err
 	}
 	rw := rewriterFor(chat, e)
 	var composer rag.Composer = rag.Extractive{}
-	variant := "extractive"
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
-		variant = "chat:" + a.cfg.Chat.Model
 	}
 	opts := rag.PipelineOptions{Logger: e.logger}
 	if chat != nil && a.cfg.Chat.Agent {
 		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
-		variant += fmt.Sprintf(" agent:%d", a.cfg.Chat.MaxSteps)
 	}
 	if r := a.cfg.Rerank; r.BaseURL != "" {
 		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
@@ -42,15 +42,38 @@ func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 			return nil, fmt.Errorf("reranker: %w", err)
 		}
 		opts.Reranker, opts.RerankTopN, opts.RerankTimeout = client, r.TopN, r.Timeout
-		variant += " rerank:" + r.Flavor + "/" + r.Model
 	}
 	if a.cfg.Cache.On() {
-		// The variant keeps answers of another model, embedder or reranker from being served.
-		variant += " embed:" + a.embedder.Info().Model
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: variant}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info())}, e.logger)
+	}
+	for _, f := range adjust {
+		f(&opts)
 	}
 	return rag.NewPipeline(a.search, composer, rw, opts), nil
+}
+
+// cacheVariant names everything besides the question, the scope and the documents that changes
+// an answer: the composer (the extractive composer's version, or the chat endpoint, model and
+// prompt), the reranker, and the embedding model and dimension. Answers cached under another
+// variant are never served. Parts are length-prefixed, so no value can pose as another part.
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo) string {
+	parts := []string{"extractive", rag.ExtractiveVersion}
+	if cfg.Chat.BaseURL != "" {
+		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, generate.PromptVersion}
+		if cfg.Chat.Agent {
+			parts = append(parts, "agent", strconv.Itoa(cfg.Chat.MaxSteps), generate.AgentPromptVersion)
+		}
+	}
+	if r := cfg.Rerank; r.BaseURL != "" {
+		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
+	}
+	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension))
+	var b strings.Builder
+	for _, p := range parts {
+		fmt.Fprintf(&b, "%d:%s;", len(p), p)
+	}
+	return b.String()
 }
 
 // rewriter returns the follow-up rewriter for the configured models (see rewriterFor).
