@@ -69,7 +69,7 @@ func (s *Server) authenticate(ctx context.Context, raw string) (*Caller, *authEr
 	default:
 		return nil, unauthorized("not a cita token: personal tokens start with %q%s", TokenPrefix, s.oidcHint())
 	}
-	scope, err := scopeFor(s.opts.Access, c.Email, groups)
+	scope, err := ScopeFor(s.opts.Access, c.Email, groups)
 	if errors.Is(err, rag.ErrNoScope) {
 		return nil, &authError{status: http.StatusForbidden, msg: fmt.Sprintf("%s has no access group: ask an admin to map the e-mail "+
 			"or its domain (mcp.emails, mcp.domains) or to issue a token whose --groups the e-mail has", c.Email)}

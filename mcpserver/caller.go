@@ -32,10 +32,10 @@ func (c *Caller) userID() string {
 	return "oidc:" + c.Email
 }
 
-// scopeFor resolves an e-mail's scope like a chat identity's (the access map's e-mail, domain and
+// ScopeFor resolves an e-mail's scope like a chat identity's (the access map's e-mail, domain and
 // default groups), narrowed to tokenGroups when the token lists any. It returns rag.ErrNoScope
 // when nothing is left: an empty scope is refused, never "no filter".
-func scopeFor(access *bot.AccessMap, email string, tokenGroups []string) (rag.Scope, error) {
+func ScopeFor(access *bot.AccessMap, email string, tokenGroups []string) (rag.Scope, error) {
 	groups := access.Groups(bot.Identity{Email: email})
 	if narrow := rag.NormalizeGroups(tokenGroups); len(narrow) > 0 {
 		groups = slices.DeleteFunc(groups, func(g string) bool { return !slices.Contains(narrow, g) })

@@ -116,20 +116,7 @@ func runTokensCreate(ctx context.Context, e *env, args []string) error {
 // tokenScope is the scope the server would give t today under mc.
 func tokenScope(mc config.MCPConfig, t *mcpserver.Token) (rag.Scope, error) {
 	mc = mc.WithDefaults()
-	access := bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups)
-	groups := access.Groups(bot.Identity{Email: t.Email})
-	if len(t.Groups) > 0 {
-		var kept []string
-		for _, g := range groups {
-			for _, n := range t.Groups {
-				if g == n {
-					kept = append(kept, g)
-				}
-			}
-		}
-		groups = kept
-	}
-	return rag.NewScope(groups...)
+	return mcpserver.ScopeFor(bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups), t.Email, t.Groups)
 }
 
 func runTokensRevoke(ctx context.Context, e *env, args []string) error {
