@@ -26,10 +26,13 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	rw := rewriterFor(chat, e)
 	var composer rag.Composer = rag.Extractive{}
+	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
+	// strongest five within its token budget.
+	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
+		opts.MaxSources = 0
 	}
-	opts := rag.PipelineOptions{Logger: e.logger}
 	if r := a.cfg.Rerank; r.BaseURL != "" {
 		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
 			Timeout: r.Timeout, Logger: e.logger})
