@@ -5,22 +5,18 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 )
 
-// accessMap turns Discord members into cita scopes, as configured: role_groups keyed by role id
-// or role name, default_groups for every member, and channel_groups overrides.
+// accessMap turns Discord members into cita scopes, as configured: groups keyed by role id or
+// role name, default groups for every member, and per-channel groups.
 type accessMap struct {
 	roles         *bot.AccessMap
 	channelGroups map[string][]string
 }
 
-func newAccessMap(cfg config.DiscordConfig) accessMap {
-	return accessMap{
-		roles:         bot.NewAccessMap(nil, cfg.RoleGroups, nil, nil, cfg.DefaultGroups),
-		channelGroups: cfg.ChannelGroups,
-	}
+func newAccessMap(opts Options) accessMap {
+	return accessMap{roles: opts.Access, channelGroups: opts.ChannelGroups}
 }
 
 // scopeFor returns the scope of a member holding roles (ids) in a guild whose roles are known

@@ -7,16 +7,12 @@ package discord
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/citahq/cita/config"
 )
 
 // workTimeout bounds answering one interaction; Discord keeps an interaction token for 15 min.
@@ -25,13 +21,12 @@ const workTimeout = 2 * time.Minute
 // Adapter is the Discord side of cita. Create it with New, then either Open the gateway or mount
 // HTTPHandler; Close waits for answers in progress.
 type Adapter struct {
-	cfg       config.DiscordConfig
-	session   *discordgo.Session
-	handler   Handler
-	audience  *audience
-	publicKey ed25519.PublicKey
-	logger    *slog.Logger
-	now       func() time.Time
+	opts     Options
+	session  *discordgo.Session
+	handler  Handler
+	audience *audience
+	logger   *slog.Logger
+	now      func() time.Time
 
 	baseCtx context.Context
 	cancel  context.CancelFunc
@@ -42,36 +37,22 @@ type Adapter struct {
 	removeHandlers []func()
 }
 
-// New returns an adapter for cfg (defaults are applied) answering through handler (a
-// *bot.Handler). It returns an error when cfg is invalid or the session cannot be created; it
-// does not contact Discord.
-func New(cfg config.DiscordConfig, handler Handler, logger *slog.Logger) (*Adapter, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("discord configuration: %w", err)
+// New returns an adapter configured by opts (defaults applied). It returns an error naming
+// the wrong option, or when the session cannot be created; it does not contact Discord.
+func New(opts Options) (*Adapter, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, err
 	}
-	if handler == nil {
-		return nil, errors.New("discord adapter: handler is nil")
-	}
-	cfg = cfg.WithDefaults()
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	s, err := newSession(cfg.Token, cfg.APIBaseURL, cfg.MessageContent)
+	s, err := newSession(opts.Token, opts.APIBaseURL, opts.MessageContent)
 	if err != nil {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg: cfg, session: s, handler: handler, logger: logger, now: time.Now,
+		opts: opts, session: s, handler: opts.Handler, logger: opts.Logger, now: opts.Now,
 		threads: map[string]bool{},
 	}
-	a.audience = newAudience(s, newAccessMap(cfg), cfg.GuildIDs, logger)
-	if cfg.PublicKey != "" {
-		key, err := hex.DecodeString(cfg.PublicKey)
-		if err != nil || len(key) != ed25519.PublicKeySize {
-			return nil, errors.New("discord.public_key: not 64 hex characters")
-		}
-		a.publicKey = ed25519.PublicKey(key)
-	}
+	a.audience = newAudience(s, newAccessMap(opts), opts.GuildIDs, opts.Logger)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil
 }

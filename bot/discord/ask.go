@@ -51,7 +51,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	visibleInChannel := !private && i.GuildID != "" && !inThread
-	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.cfg.Threads == "button")
+	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton)
 	msg, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{
 		Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
 	})
@@ -64,7 +64,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
 		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
 		slog.Bool("private", private), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
-	if visibleInChannel && out.Answered() && a.cfg.Threads == "auto" && msg != nil && msg.ID != "" {
+	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
 		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
 			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
 		}

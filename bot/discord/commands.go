@@ -34,12 +34,12 @@ func commands() []*discordgo.ApplicationCommand {
 // (visible at once), or globally when no guild is configured (global commands also work in DMs).
 // It returns the first registration error.
 func (a *Adapter) RegisterCommands(ctx context.Context) error {
-	targets := a.cfg.GuildIDs
+	targets := a.opts.GuildIDs
 	if len(targets) == 0 {
 		targets = []string{""} // global
 	}
 	for _, guildID := range targets {
-		created, err := a.session.ApplicationCommandBulkOverwrite(a.cfg.ApplicationID, guildID, commands(), discordgo.WithContext(ctx))
+		created, err := a.session.ApplicationCommandBulkOverwrite(a.opts.ApplicationID, guildID, commands(), discordgo.WithContext(ctx))
 		if err != nil {
 			where := "globally"
 			if guildID != "" {

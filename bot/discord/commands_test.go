@@ -8,7 +8,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/config"
 )
 
 // TestRegisterCommandsHonoursRetryAfter: the bulk overwrite lands at the right path, and a 429
@@ -27,7 +26,7 @@ func TestRegisterCommandsHonoursRetryAfter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFakeDiscord(t)
-			a := newTestAdapter(t, f, nopHandler{}, func(c *config.DiscordConfig) { c.GuildIDs = tt.guilds })
+			a := newTestAdapter(t, f, nopHandler{}, func(o *Options) { o.GuildIDs = tt.guilds })
 			f.throttleOnce("PUT", tt.paths[0], 0.3)
 			if err := a.RegisterCommands(context.Background()); err != nil {
 				t.Fatal(err)
@@ -60,8 +59,8 @@ func TestGatewayInteractionDefersByCallback(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
 	seedGuild(f)
-	a := newTestAdapter(t, f, nopHandler{out: bot.Outgoing{Text: "Nothing found.", Lang: "en", Abstained: true}}, func(c *config.DiscordConfig) {
-		c.Mode = config.DiscordModeGateway
+	a := newTestAdapter(t, f, nopHandler{out: bot.Outgoing{Text: "Nothing found.", Lang: "en", Abstained: true}}, func(o *Options) {
+		o.Mode = ModeGateway
 	})
 	var i discordgo.Interaction
 	if err := json.Unmarshal(interaction{ID: "31", Token: "tok-31", Channel: chGeneral, User: userPlain, Question: "q?", Private: true}.JSON(t), &i); err != nil {
@@ -96,7 +95,7 @@ func TestAutoThreadOpensFromTheAnswer(t *testing.T) {
 	f := newFakeDiscord(t)
 	seedGuild(f)
 	h := nopHandler{out: bot.Outgoing{Text: "Yes [1].", Lang: "en", AnswerID: 9}}
-	a := newTestAdapter(t, f, h, func(c *config.DiscordConfig) { c.Threads = config.DiscordThreadsAuto })
+	a := newTestAdapter(t, f, h, func(o *Options) { o.Threads = ThreadsAuto })
 	post(t, a, interaction{ID: "41", Token: "tok-41", Channel: chGeneral, User: userPlain, Question: "Can I work remotely on Fridays?"}.JSON(t))
 	wait(a)
 	threads := f.callsTo("POST", "/channels/"+chGeneral+"/messages/"+originalID("41")+"/threads")

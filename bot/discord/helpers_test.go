@@ -15,7 +15,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/config"
 )
 
 // testKey is the application's signing key, from a fixed seed so runs are reproducible.
@@ -33,12 +32,14 @@ const (
 	ownerID   = "1"
 )
 
-// testConfig is an http-mode configuration pointing at the fake; HR is mapped by role name.
-func testConfig(baseURL string) config.DiscordConfig {
-	return config.DiscordConfig{
-		Token: "test-token", ApplicationID: "1000", PublicKey: hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
-		Mode: config.DiscordModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
-		RoleGroups: map[string][]string{"HR": {"hr"}},
+// testOptions are http-mode options pointing at the fake, answering through handler; HR is
+// mapped by role name and every member has "everyone".
+func testOptions(baseURL string, handler Handler) Options {
+	return Options{
+		Token: "test-token", ApplicationID: "1000", PublicKey: testKey.Public().(ed25519.PublicKey),
+		Mode: ModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
+		Access:  bot.NewAccessMap(nil, map[string][]string{"HR": {"hr"}}, nil, nil, []string{"everyone"}),
+		Handler: handler, Logger: slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -61,13 +62,13 @@ func seedGuild(f *fakeDiscord) {
 }
 
 // newTestAdapter returns an adapter over handler talking to the fake.
-func newTestAdapter(t *testing.T, f *fakeDiscord, handler Handler, edit func(*config.DiscordConfig)) *Adapter {
+func newTestAdapter(t *testing.T, f *fakeDiscord, handler Handler, edit func(*Options)) *Adapter {
 	t.Helper()
-	cfg := testConfig(f.srv.URL)
+	opts := testOptions(f.srv.URL, handler)
 	if edit != nil {
-		edit(&cfg)
+		edit(&opts)
 	}
-	a, err := New(cfg, handler, slog.New(slog.DiscardHandler))
+	a, err := New(opts)
 	if err != nil {
 		t.Fatalf("new adapter: %v", err)
 	}

@@ -16,7 +16,7 @@ type work func(ctx context.Context)
 // Every interaction gets a response; unknown ones get a reason.
 func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, work) {
 	if i.AppID == "" {
-		i.AppID = a.cfg.ApplicationID
+		i.AppID = a.opts.ApplicationID
 	}
 	switch i.Type {
 	case discordgo.InteractionPing:
