@@ -67,6 +67,7 @@ func (a *Adapter) Open(ctx context.Context) error {
 	a.removeHandlers = append(a.removeHandlers,
 		a.session.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { a.onGatewayInteraction(ic.Interaction) }),
 		a.session.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { a.onMessage(m.Message) }),
+		a.session.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { a.onGuildCreate(ctx, g.Guild) }),
 		a.session.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			a.logger.InfoContext(ctx, "discord gateway ready", slog.String("bot_user_id", r.User.ID), slog.Int("guilds", len(r.Guilds)))
 		}),

@@ -29,8 +29,13 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	inThread := ch != nil && ch.IsThread()
 	switch {
 	case i.GuildID == "":
+		scope, err := a.audience.dmScope(ctx, userID)
+		if err != nil {
+			a.editReason(ctx, i, a.dmRefusal(ctx, userID, question, err))
+			return
+		}
 		in.Conversation = conversationKey("", i.ChannelID, "")
-		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", userID, nil)
+		in.Audience, in.Scope = bot.AudiencePrivate, scope
 	case private:
 		in.Conversation = a.keyFor(ctx, i.GuildID, i.ChannelID, "")
 		in.Audience, in.Ephemeral = bot.AudiencePrivate, true

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -20,7 +21,7 @@ const audienceTTL = time.Minute
 type audience struct {
 	session *discordgo.Session
 	access  accessMap
-	guilds  []string // configured guilds, where DM askers' roles are looked up
+	guilds  []string // configured guilds: DM askers must be a member of one
 	logger  *slog.Logger
 
 	mu    sync.Mutex
@@ -36,25 +37,48 @@ func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger
 	return &audience{session: s, access: access, guilds: guilds, logger: logger, cache: map[string]cached{}}
 }
 
-// askerScope returns the asker's scope: their roles in the guild, or in a DM their roles in
-// the configured guilds (the default groups when they are in none). It is empty when nothing
-// maps them; the Handler then replies with a reason.
+// Errors of dmScope: the asker is a member of no configured guild, or Discord could not say.
+var (
+	errNotMember         = errors.New("not a member of any configured guild")
+	errMembershipUnknown = errors.New("membership in the configured guilds unknown")
+)
+
+// askerScope returns the scope of a member of guildID holding roleIDs: their roles' groups and
+// the default groups. It is empty when nothing maps them; the Handler then replies with a
+// reason.
 func (a *audience) askerScope(ctx context.Context, guildID, userID string, roleIDs []string) rag.Scope {
-	if guildID != "" {
-		return a.access.scopeFor(guildID, userID, roleIDs, a.guildRoles(ctx, guildID))
-	}
-	scopes := []rag.Scope{a.access.scopeFor("", userID, nil, nil)}
-	for _, g := range a.guilds {
-		if memberRoles, ok := a.memberRoles(ctx, g, userID); ok {
-			scopes = append(scopes, a.access.scopeFor(g, userID, memberRoles, a.guildRoles(ctx, g)))
-		}
-	}
+	return a.access.scopeFor(guildID, userID, roleIDs, a.guildRoles(ctx, guildID))
+}
+
+// dmScope returns the scope of a DM asker: the union of their groups in every configured guild
+// they are a member of (looked up, cached briefly). Someone in none of them gets errNotMember;
+// when no guild confirms membership and some lookup failed, errMembershipUnknown (fail
+// closed). A failed lookup next to a confirmed membership only leaves that guild's groups out.
+func (a *audience) dmScope(ctx context.Context, userID string) (rag.Scope, error) {
 	var groups []string
-	for _, s := range scopes {
-		groups = append(groups, s.Groups()...)
+	member := false
+	var failed error
+	for _, g := range a.guilds {
+		roles, err := a.memberRoles(ctx, g, userID)
+		switch {
+		case errors.Is(err, errNotMember):
+			continue
+		case err != nil:
+			a.logger.WarnContext(ctx, "discord member lookup", slog.String("guild_id", g), slog.String("user_id", userID), slog.Any("error", err))
+			failed = errors.Join(failed, err)
+			continue
+		}
+		member = true
+		groups = append(groups, a.access.scopeFor(g, userID, roles, a.guildRoles(ctx, g)).Groups()...)
 	}
-	scope, _ := rag.NewScope(groups...)
-	return scope
+	switch {
+	case !member && failed != nil:
+		return rag.Scope{}, fmt.Errorf("%w: %w", errMembershipUnknown, failed)
+	case !member:
+		return rag.Scope{}, errNotMember
+	}
+	scope, _ := rag.NewScope(groups...) // empty when nothing maps them: the Handler says so
+	return scope, nil
 }
 
 // channelScope returns the scope every member who can see channelID shares: the configured
@@ -86,7 +110,7 @@ func (a *audience) channelScope(ctx context.Context, guildID, channelID string) 
 	viewers := viewersOf(guildID, guild.OwnerID, guild.Roles, ch.PermissionOverwrites)
 	memberRoles := map[string][]string{}
 	for _, id := range viewers.Members {
-		if roles, ok := a.memberRoles(ctx, guildID, id); ok {
+		if roles, err := a.memberRoles(ctx, guildID, id); err == nil {
 			memberRoles[id] = roles
 		}
 	}
@@ -130,16 +154,40 @@ func (a *audience) guildRoles(ctx context.Context, guildID string) []*discordgo.
 	return g.Roles
 }
 
-// memberRoles returns a member's role ids; ok is false when they are not a member or Discord
-// cannot be read.
-func (a *audience) memberRoles(ctx context.Context, guildID, userID string) ([]string, bool) {
+// memberRoles returns a member's role ids. The error is errNotMember when Discord says they are
+// not a member (remembered like a membership), any other error when Discord cannot be read.
+func (a *audience) memberRoles(ctx context.Context, guildID, userID string) ([]string, error) {
 	v, err := a.remember("member:"+guildID+":"+userID, func() (any, error) {
-		return a.session.GuildMember(guildID, userID, discordgo.WithContext(ctx))
+		m, err := a.session.GuildMember(guildID, userID, discordgo.WithContext(ctx))
+		if isUnknownMember(err) {
+			return membership{}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return membership{member: true, roles: m.Roles}, nil
 	})
 	if err != nil {
-		return nil, false
+		return nil, fmt.Errorf("look up member %s of guild %s: %w", userID, guildID, err)
 	}
-	return v.(*discordgo.Member).Roles, true
+	m := v.(membership)
+	if !m.member {
+		return nil, errNotMember
+	}
+	return m.roles, nil
+}
+
+// membership is a cached member lookup: a member with their roles, or not a member.
+type membership struct {
+	member bool
+	roles  []string
+}
+
+// isUnknownMember reports whether err is Discord saying the user is not a member of the guild.
+func isUnknownMember(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Message != nil &&
+		(rest.Message.Code == discordgo.ErrCodeUnknownMember || rest.Message.Code == discordgo.ErrCodeUnknownUser)
 }
 
 // remember returns the cached value of key, or loads and caches it for audienceTTL. Errors are

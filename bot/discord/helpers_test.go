@@ -2,6 +2,7 @@ package discord
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -9,7 +10,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,8 +101,10 @@ func post(t *testing.T, a *Adapter, body []byte) *httptest.ResponseRecorder {
 // interaction builds an interaction payload as Discord sends it.
 type interaction struct {
 	ID, Token, Channel, User string
+	Guild                    string // default guildID
 	Roles                    []string
 	DM                       bool
+	Context                  *int // the interaction's "context" (0 guild, 1 bot DM, 2 private channel) when set
 	Question                 string
 	Private                  bool
 	CustomID                 string // a button click when set
@@ -110,10 +115,13 @@ func (in interaction) JSON(t *testing.T) []byte {
 	t.Helper()
 	m := map[string]any{"id": in.ID, "application_id": "1000", "token": in.Token, "channel_id": in.Channel, "version": 1}
 	user := map[string]any{"id": in.User, "username": "user" + in.User}
+	if in.Context != nil {
+		m["context"] = *in.Context
+	}
 	if in.DM {
 		m["user"] = user
 	} else {
-		m["guild_id"] = guildID
+		m["guild_id"] = cmp.Or(in.Guild, guildID)
 		roles := in.Roles
 		if roles == nil {
 			roles = []string{}
@@ -147,6 +155,28 @@ type nopHandler struct{ out bot.Outgoing }
 
 func (h nopHandler) Handle(context.Context, bot.Incoming, func(string)) bot.Outgoing { return h.out }
 func (h nopHandler) Store() bot.Store                                                { return nil }
+
+// recordingHandler answers every turn with out and records the turns it was given.
+type recordingHandler struct {
+	out   bot.Outgoing
+	mu    sync.Mutex
+	turns []bot.Incoming
+}
+
+func (h *recordingHandler) Handle(_ context.Context, in bot.Incoming, _ func(string)) bot.Outgoing {
+	h.mu.Lock()
+	h.turns = append(h.turns, in)
+	h.mu.Unlock()
+	return h.out
+}
+func (h *recordingHandler) Store() bot.Store { return nil }
+
+// handled returns the turns handled so far.
+func (h *recordingHandler) handled() []bot.Incoming {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.turns)
+}
 
 // toJSONAny round-trips v through JSON, as Discord would receive it.
 func toJSONAny(t *testing.T, v any) any {

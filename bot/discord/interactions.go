@@ -13,7 +13,8 @@ type work func(ctx context.Context)
 
 // route answers an interaction: the first response (sent within Discord's 3 seconds, by the
 // HTTP reply or a REST callback) and, for anything that takes time, the work that completes it.
-// Every interaction gets a response; unknown ones get a reason.
+// Every interaction gets a response; unknown ones get a reason, and those from a guild that is
+// not configured (or a private channel that is not the bot's DM) a refusal.
 func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, work) {
 	if i.AppID == "" {
 		i.AppID = a.opts.ApplicationID
@@ -21,6 +22,11 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	}
+	if refused := a.refusal(ctx, i); refused != nil {
+		return refused, nil
+	}
+	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := i.ApplicationCommandData()
 		if data.Name != askCommand {

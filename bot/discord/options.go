@@ -35,7 +35,9 @@ type Options struct {
 	PublicKey ed25519.PublicKey
 	// Mode is ModeGateway (default) or ModeHTTP.
 	Mode string
-	// GuildIDs are the guilds /ask is registered in.
+	// GuildIDs are the guilds cita serves (required): /ask is registered in each, interactions
+	// and messages from any other guild are refused, and a DM is answered only for a member of
+	// one of them.
 	GuildIDs []string
 	// Access maps role ids and names (and every member's default groups) to access groups.
 	Access *bot.AccessMap
@@ -87,6 +89,9 @@ func (o Options) validate() error {
 	}
 	if o.ApplicationID == "" {
 		errs = append(errs, errors.New("ApplicationID is required"))
+	}
+	if len(o.GuildIDs) == 0 {
+		errs = append(errs, errors.New("GuildIDs: list the guilds to serve; every other guild and their members' DMs are refused"))
 	}
 	if o.Handler == nil {
 		errs = append(errs, errors.New("Handler is required"))
