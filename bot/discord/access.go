@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -68,12 +69,19 @@ type channelViewers struct {
 // an administrator role; a role whose overwrite allows viewing (allows apply after denies); or,
 // when no role of S denies viewing, the role that grants it in base permissions (or none, when
 // @everyone does). Groups only grow with roles, so the empty set and the single roles suffice.
-func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*discordgo.PermissionOverwrite) channelViewers {
+//
+// It returns an error when the guild's roles lack @everyone (whose permissions every member
+// has): the viewers cannot be known then.
+func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*discordgo.PermissionOverwrite) (channelViewers, error) {
 	var everyoneBase int64
+	found := false
 	for _, r := range roles {
 		if r.ID == guildID {
-			everyoneBase = r.Permissions
+			everyoneBase, found = r.Permissions, true
 		}
+	}
+	if !found {
+		return channelViewers{}, fmt.Errorf("the roles of guild %s lack @everyone", guildID)
 	}
 	var everyoneAllow, everyoneDeny int64
 	roleAllow, roleDeny := map[string]int64{}, map[string]int64{}
@@ -105,12 +113,12 @@ func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*d
 	if ownerID != "" {
 		v.Members = append(v.Members, ownerID)
 	}
-	return v
+	return v, nil
 }
 
 // audienceScope intersects the scopes of every kind of viewer. memberRoles gives the roles of
-// the members listed in v.Members (a member whose roles are unknown counts with none, which can
-// only narrow the result). The result is empty when some viewer has no group or none is shared.
+// the members listed in v.Members (someone no longer a member counts with none: the least they
+// would hold on rejoining). The result is empty when some viewer has no group or none is shared.
 func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) rag.Scope {
 	var scopes []rag.Scope
 	if v.Everyone {

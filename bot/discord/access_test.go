@@ -40,7 +40,10 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			v := viewersOf("g", tt.owner, roles, tt.overwrites)
+			v, err := viewersOf("g", tt.owner, roles, tt.overwrites)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !slices.Contains(v.Roles, "adm") {
 				t.Errorf("administrators always see the channel: %+v", v)
 			}
@@ -49,6 +52,15 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 				t.Errorf("scope %q, want %q (viewers %+v)", got.Key(), tt.want, v)
 			}
 		})
+	}
+}
+
+// TestViewersNeedTheEveryoneRole: without @everyone's permissions nobody's view can be decided.
+func TestViewersNeedTheEveryoneRole(t *testing.T) {
+	t.Parallel()
+	roles := []*discordgo.Role{{ID: "hr", Name: "HR", Permissions: int64(discordgo.PermissionViewChannel)}}
+	if v, err := viewersOf("g", "u1", roles, nil); err == nil {
+		t.Errorf("viewers %+v without the @everyone role, want an error", v)
 	}
 }
 

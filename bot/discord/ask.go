@@ -44,7 +44,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		scope, err := a.audience.channelScope(ctx, i.GuildID, i.ChannelID)
 		if err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", i.ChannelID), slog.Any("error", err))
-			a.editReason(ctx, i, channelUnreadableText(rag.AnswerLang(question)))
+			a.editReason(ctx, i, channelRefusal(err, rag.AnswerLang(question)))
 			return
 		}
 		in.Audience, in.Scope = bot.AudienceChannel, scope

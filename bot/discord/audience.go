@@ -81,40 +81,61 @@ func (a *audience) dmScope(ctx context.Context, userID string) (rag.Scope, error
 	return scope, nil
 }
 
-// channelScope returns the scope every member who can see channelID shares: the configured
-// channel_groups when set, else computed from the channel's (or, for a thread, its parent's)
-// permission overwrites and the guild's roles. It is empty when they share no group, and an
-// error when Discord cannot be read (then no visible answer is given).
+// errAnnouncement refuses visible answers in an announcement channel: a message there can be
+// published to every server that follows the channel, whose readers cita cannot know.
+var errAnnouncement = errors.New("announcement channel: messages can be published to other servers")
+
+// channelScope returns the scope every member who can see channelID, now or later, shares:
+// computed from the channel's (for a thread, its parent's) permission overwrites and the guild's
+// roles, then narrowed by the channel's (and a thread's parent's) configured channel groups. A
+// pin never widens the scope. It is empty when the viewers share no group, errAnnouncement in an
+// announcement channel, and another error when anything deciding it cannot be read from Discord
+// (then no visible answer is given).
 func (a *audience) channelScope(ctx context.Context, guildID, channelID string) (rag.Scope, error) {
-	if groups, ok := a.access.channelGroups[channelID]; ok {
-		scope, _ := rag.NewScope(groups...)
-		return scope, nil
-	}
 	ch, err := a.channel(ctx, channelID)
 	if err != nil {
 		return rag.Scope{}, err
 	}
-	if ch.IsThread() && ch.ParentID != "" {
-		if groups, ok := a.access.channelGroups[ch.ParentID]; ok {
-			scope, _ := rag.NewScope(groups...)
-			return scope, nil
+	if ch.Type == discordgo.ChannelTypeGuildNews {
+		return rag.Scope{}, errAnnouncement
+	}
+	pins := [][]string{a.access.channelGroups[ch.ID]}
+	if ch.IsThread() {
+		if ch.ParentID == "" {
+			return rag.Scope{}, fmt.Errorf("thread %s has no parent channel", ch.ID)
 		}
+		pins = append(pins, a.access.channelGroups[ch.ParentID])
 		if ch, err = a.channel(ctx, ch.ParentID); err != nil {
 			return rag.Scope{}, err
 		}
+	}
+	if ch.GuildID != "" && ch.GuildID != guildID {
+		return rag.Scope{}, fmt.Errorf("channel %s belongs to guild %s, not %s", ch.ID, ch.GuildID, guildID)
 	}
 	guild, err := a.guild(ctx, guildID)
 	if err != nil {
 		return rag.Scope{}, err
 	}
-	viewers := viewersOf(guildID, guild.OwnerID, guild.Roles, ch.PermissionOverwrites)
+	viewers, err := viewersOf(guildID, guild.OwnerID, guild.Roles, ch.PermissionOverwrites)
+	if err != nil {
+		return rag.Scope{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
+	}
 	memberRoles := map[string][]string{}
 	for _, id := range viewers.Members {
-		if roles, err := a.memberRoles(ctx, guildID, id); err == nil {
-			memberRoles[id] = roles
+		roles, err := a.memberRoles(ctx, guildID, id)
+		if err != nil && !errors.Is(err, errNotMember) {
+			return rag.Scope{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
+		}
+		memberRoles[id] = roles // none for someone who left: what they would have on rejoining
+	}
+	scope := a.access.audienceScope(guildID, viewers, guild.Roles, memberRoles)
+	for _, pin := range pins {
+		if pin != nil {
+			pinned, _ := rag.NewScope(pin...)
+			scope = scope.Intersect(pinned)
 		}
 	}
-	return a.access.audienceScope(guildID, viewers, guild.Roles, memberRoles), nil
+	return scope, nil
 }
 
 func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, error) {

@@ -58,7 +58,7 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		in.Audience = bot.AudienceChannel
 		if in.Scope, err = a.audience.channelScope(ctx, m.GuildID, m.ChannelID); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
-			a.replyTo(ctx, m, rendered{Parts: []string{channelUnreadableText(rag.AnswerLang(in.Text))}})
+			a.replyTo(ctx, m, rendered{Parts: []string{channelRefusal(err, rag.AnswerLang(in.Text))}})
 			return
 		}
 	}

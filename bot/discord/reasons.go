@@ -1,6 +1,8 @@
 package discord
 
 import (
+	"errors"
+
 	"github.com/citahq/cita/bot"
 )
 
@@ -17,13 +19,19 @@ func withDiscordHint(out bot.Outgoing) bot.Outgoing {
 	return out
 }
 
-// channelUnreadableText explains why no visible answer is given when the channel's audience
-// cannot be read from Discord.
-func channelUnreadableText(lang string) string {
-	if lang == "es" {
-		return "No pude comprobar quién puede ver este canal, así que no responderé aquí a la vista de todos. Usa `/ask` con `private:True`, o pide a un administrador que me dé el permiso Ver canal o que configure `discord.channel_groups`."
+// channelRefusal explains why no visible answer is given in a channel whose audience could not
+// be settled (err from channelScope), in lang.
+func channelRefusal(err error, lang string) string {
+	if errors.Is(err, errAnnouncement) {
+		if lang == "es" {
+			return "Lo que publique aquí puede difundirse a otros servidores que siguen este canal de anuncios, así que no responderé aquí a la vista de todos. Usa `/ask` con `private:True`."
+		}
+		return "What I post here can be published to other servers that follow this announcement channel, so I won't answer visibly here. Use `/ask` with `private:True`."
 	}
-	return "I couldn't check who can see this channel, so I won't answer visibly here. Use `/ask` with `private:True`, or ask an admin to give me the View Channel permission or set `discord.channel_groups` for this channel."
+	if lang == "es" {
+		return "No pude comprobar quién puede ver este canal, así que no responderé aquí a la vista de todos. Usa `/ask` con `private:True`, o pide a un administrador que me dé el permiso Ver canal."
+	}
+	return "I couldn't check who can see this channel, so I won't answer visibly here. Use `/ask` with `private:True`, or ask an admin to give me the View Channel permission."
 }
 
 // notAllowedGuildText refuses an interaction or a message from a guild that is not configured.
