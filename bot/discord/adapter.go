@@ -96,21 +96,20 @@ func (a *Adapter) Close(ctx context.Context) error {
 	return err
 }
 
-// goWork runs fn in the background with a bounded context derived from the adapter's.
-func (a *Adapter) goWork(fn func(ctx context.Context)) {
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		ctx, cancel := context.WithTimeout(a.baseCtx, workTimeout)
-		defer cancel()
-		fn(ctx)
-	}()
-}
-
 func (a *Adapter) markThread(id string) {
 	a.mu.Lock()
 	a.threads[id] = true
 	a.mu.Unlock()
+}
+
+// ownsKnownThread reports whether the bot owns channel id as far as it knows without asking
+// Discord: it opened the thread, or the gateway's state says the bot owns it.
+func (a *Adapter) ownsKnownThread(id string) bool {
+	ch, err := a.session.State.Channel(id)
+	if err != nil {
+		ch = &discordgo.Channel{ID: id}
+	}
+	return a.ownsThread(ch)
 }
 
 // ownsThread reports whether the bot owns thread ch: it opened it, or Discord says so.

@@ -37,16 +37,14 @@ func (a *Adapter) refusal(ctx context.Context, i *discordgo.Interaction) *discor
 }
 
 // interactionLang is the language to refuse an interaction in: the question's for /ask, the
-// clicked message's for a button.
+// clicked message's for a button, else English. It never panics, even on malformed data.
 func interactionLang(i *discordgo.Interaction) string {
-	switch i.Type {
-	case discordgo.InteractionApplicationCommand:
-		q, _ := askOptions(i.ApplicationCommandData())
+	if data, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok {
+		q, _ := askOptions(data)
 		return rag.AnswerLang(q)
-	case discordgo.InteractionMessageComponent:
-		if i.Message != nil {
-			return rag.AnswerLang(i.Message.Content)
-		}
+	}
+	if i.Type == discordgo.InteractionMessageComponent && i.Message != nil {
+		return rag.AnswerLang(i.Message.Content)
 	}
 	return "en"
 }

@@ -61,7 +61,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
-	resp, next := a.route(ctx, &i)
+	resp, next := a.routeSafely(ctx, &i)
 	w.Header().Set("Content-Type", "application/json")
 	if err := json.NewEncoder(w).Encode(resp); err != nil {
 		a.logger.ErrorContext(ctx, "discord write interaction response", slog.String("interaction_id", i.ID), slog.Any("error", err))
@@ -73,7 +73,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		if err := http.NewResponseController(w).Flush(); err != nil {
 			a.logger.DebugContext(ctx, "discord flush interaction response", slog.Any("error", err))
 		}
-		a.goWork(next)
+		a.goWork(next, a.interactionFailure(&i))
 	}
 }
 

@@ -88,7 +88,7 @@ func ephemeralMessage(text string) *discordgo.InteractionResponse {
 // REST callback, then the work in the background.
 func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 	ctx := a.baseCtx
-	resp, next := a.route(ctx, i)
+	resp, next := a.routeSafely(ctx, i)
 	if resp.Type == discordgo.InteractionResponsePong {
 		return // pings arrive only on the HTTP endpoint
 	}
@@ -97,7 +97,7 @@ func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 		return
 	}
 	if next != nil {
-		a.goWork(next)
+		a.goWork(next, a.interactionFailure(i))
 	}
 }
 

@@ -18,7 +18,7 @@ func (a *Adapter) onMessage(m *discordgo.Message) {
 	if m.Author == nil || m.Author.Bot {
 		return
 	}
-	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) })
+	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) }, a.messageFailure(m))
 }
 
 // answerMessage answers a follow-up in an owned thread, or a DM, with a message that replies to
@@ -104,11 +104,7 @@ func (a *Adapter) dmRefusal(ctx context.Context, userID, question string, err er
 // thread the bot owns (as far as it knows without asking Discord) gets a refusal, anything else
 // is ignored. Neither reads Discord on that guild's behalf.
 func (a *Adapter) refuseGuildMessage(ctx context.Context, m *discordgo.Message) {
-	ch, err := a.session.State.Channel(m.ChannelID)
-	if err != nil {
-		ch = &discordgo.Channel{ID: m.ChannelID, GuildID: m.GuildID}
-	}
-	if !a.ownsThread(ch) {
+	if !a.ownsKnownThread(m.ChannelID) {
 		a.logger.DebugContext(ctx, "discord message from a guild that is not configured: ignored", slog.String("guild_id", m.GuildID))
 		return
 	}

@@ -67,6 +67,14 @@ func membershipUnknownText(lang string) string {
 	return "I couldn't check with Discord that you're a member of a server I'm set up for, so I didn't search. Try again in a minute."
 }
 
+// internalErrorText tells the asker that answering failed on cita's side (a recovered panic).
+func internalErrorText(lang string) string {
+	if lang == "es" {
+		return "Algo falló por mi parte al responder, así que me detuve; quedó registrado. Inténtalo de nuevo en un minuto."
+	}
+	return "Something went wrong on my side while answering, so I stopped; it has been logged. Try again in a minute."
+}
+
 // Texts for button clicks that cannot be honoured.
 const (
 	textAnswerGone    = "I can't find that answer any more."
