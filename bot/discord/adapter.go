@@ -32,8 +32,7 @@ type Adapter struct {
 	cancel  context.CancelFunc
 	work    sync.WaitGroup
 
-	mu             sync.Mutex
-	threads        map[string]bool // threads this process opened (the bot owns them)
+	threads        *boundedCache[struct{}] // threads this process opened (the bot owns them)
 	removeHandlers []func()
 }
 
@@ -50,9 +49,9 @@ func New(opts Options) (*Adapter, error) {
 	}
 	a := &Adapter{
 		opts: opts, session: s, handler: opts.Handler, logger: opts.Logger, now: opts.Now,
-		threads: map[string]bool{},
+		threads: newBoundedCache[struct{}](maxThreads, threadMemory, opts.Now),
 	}
-	a.audience = newAudience(s, newAccessMap(opts), opts.GuildIDs, opts.Logger)
+	a.audience = newAudience(s, newAccessMap(opts), opts.GuildIDs, opts.Logger, opts.Now)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil
 }
@@ -96,11 +95,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	return err
 }
 
-func (a *Adapter) markThread(id string) {
-	a.mu.Lock()
-	a.threads[id] = true
-	a.mu.Unlock()
-}
+func (a *Adapter) markThread(id string) { a.threads.Add(id, struct{}{}) }
 
 // ownsKnownThread reports whether the bot owns channel id as far as it knows without asking
 // Discord: it opened the thread, or the gateway's state says the bot owns it.
@@ -114,10 +109,7 @@ func (a *Adapter) ownsKnownThread(id string) bool {
 
 // ownsThread reports whether the bot owns thread ch: it opened it, or Discord says so.
 func (a *Adapter) ownsThread(ch *discordgo.Channel) bool {
-	a.mu.Lock()
-	mine := a.threads[ch.ID]
-	a.mu.Unlock()
-	if mine {
+	if _, mine := a.threads.Get(ch.ID); mine {
 		return true
 	}
 	return ch.IsThread() && a.session.State.User != nil && ch.OwnerID == a.session.State.User.ID

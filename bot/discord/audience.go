@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -23,18 +22,12 @@ type audience struct {
 	access  accessMap
 	guilds  []string // configured guilds: DM askers must be a member of one
 	logger  *slog.Logger
-
-	mu    sync.Mutex
-	cache map[string]cached
+	cache   *boundedCache[any]
 }
 
-type cached struct {
-	value any
-	until time.Time
-}
-
-func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger *slog.Logger) *audience {
-	return &audience{session: s, access: access, guilds: guilds, logger: logger, cache: map[string]cached{}}
+func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger *slog.Logger, now func() time.Time) *audience {
+	return &audience{session: s, access: access, guilds: guilds, logger: logger,
+		cache: newBoundedCache[any](maxAudienceEntries, audienceTTL, now)}
 }
 
 // Errors of dmScope: the asker is a member of no configured guild, or Discord could not say.
@@ -211,21 +204,16 @@ func isUnknownMember(err error) bool {
 		(rest.Message.Code == discordgo.ErrCodeUnknownMember || rest.Message.Code == discordgo.ErrCodeUnknownUser)
 }
 
-// remember returns the cached value of key, or loads and caches it for audienceTTL. Errors are
-// not cached.
+// remember returns the cached value of key, or loads and caches it for audienceTTL (at most
+// maxAudienceEntries are kept). Errors are not cached.
 func (a *audience) remember(key string, load func() (any, error)) (any, error) {
-	a.mu.Lock()
-	if c, ok := a.cache[key]; ok && time.Now().Before(c.until) {
-		a.mu.Unlock()
-		return c.value, nil
+	if v, ok := a.cache.Get(key); ok {
+		return v, nil
 	}
-	a.mu.Unlock()
 	v, err := load()
 	if err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	a.cache[key] = cached{value: v, until: time.Now().Add(audienceTTL)}
-	a.mu.Unlock()
+	a.cache.Add(key, v)
 	return v, nil
 }
