@@ -22,6 +22,8 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return noChoices(), nil // cita offers no suggestions, wherever it is asked
 	}
 	if refused := a.refusal(ctx, i); refused != nil {
 		return refused, nil
@@ -45,12 +47,15 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 			return ephemeralMessage("This button is no longer supported; ask again with `/" + askCommand + "`."), nil
 		}
 		return deferred(true), func(ctx context.Context) { a.onButton(ctx, i, action) }
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
 	default:
 		return ephemeralMessage("I can't handle this kind of interaction; use `/" + askCommand + "`."), nil
 	}
+}
+
+// noChoices answers an autocomplete request with no suggestion.
+func noChoices() *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}
 }
 
 // askOptions reads /ask's options.
