@@ -77,6 +77,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
+	if err := dc.Validate(); err != nil {
+		return err
+	}
 	if !sc.Enabled() && !dc.Enabled() && len(a.cfg.Sources) == 0 {
 		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, or sources in the configuration; see docs/slack.md, docs/discord.md and docs/sync.md")
 	}
@@ -114,6 +117,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IndexEmpty:         store.IndexEmpty,
 		Logger:             e.logger,
 	})
+	var discordOpts discord.Options
+	if dc.Enabled() {
+		if discordOpts, err = discordOptions(dc, handler, e.logger); err != nil {
+			return err
+		}
+	}
 	var adapter *slackbot.Adapter
 	if sc.Enabled() {
 		opts := slackbot.Options{
@@ -168,7 +177,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
 	}
 	if dc.Enabled() {
-		g.Go(func() error { return discord.Run(gctx, dc, handler, mux, e.logger) })
+		g.Go(func() error { return discord.Run(gctx, discordOpts, mux) })
 	}
 	g.Go(func() error { pruneEvents(gctx, store, e.logger); return nil })
 	g.Go(func() error {
