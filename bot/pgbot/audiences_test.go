@@ -160,3 +160,17 @@ func TestRedactUnreadableWithdrawsOnlyWhatANewReaderMayNotRead(t *testing.T) {
 		t.Fatalf("with a reader of no group: %+v, want the vacation answer %d", got, everyone)
 	}
 }
+
+// BenchmarkAudienceStates is the check every question makes: three subjects, one query.
+func BenchmarkAudienceStates(b *testing.B) {
+	env := bottest.New(b, []bottest.Doc{}...)
+	ctx := context.Background()
+	if err := env.Bot.BumpAudience(ctx, "slack", "T1", bot.SubjectUsers, bot.SubjectRoles, bot.ChannelSubject("C1")); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := env.Bot.AudienceStates(ctx, "slack", "T1", bot.SubjectUsers, bot.SubjectRoles, bot.ChannelSubject("C1")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

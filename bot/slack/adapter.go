@@ -73,6 +73,8 @@ type Adapter struct {
 	fullScopes *bot.VersionedCache[[]rag.Scope]         // the readers of every public channel
 	flight     singleflight.Group
 	pins       map[string]rag.Scope // channel id -> pinned groups
+	// pendingChecked spaces the retries of failed notices per channel (see settleChannel).
+	pendingChecked *bot.TTLCache[struct{}]
 
 	// work outlives the serving context so that answers in flight finish on shutdown.
 	work       context.Context
@@ -127,8 +129,8 @@ func New(ctx context.Context, opts Options) (*Adapter, error) {
 		strangers:  bot.NewVersionedCache[person](opts.ScopeTTL, nil),
 		roles:      bot.NewVersionedCache[map[string][]string](opts.ScopeTTL, nil),
 		fullScopes: bot.NewVersionedCache[[]rag.Scope](opts.ScopeTTL, nil),
-		pins:       pins,
-		work:       work, cancelWork: cancel,
+		pins:       pins, pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, nil),
+		work: work, cancelWork: cancel,
 	}, nil
 }
 

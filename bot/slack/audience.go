@@ -1,10 +1,12 @@
 package slack
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -95,23 +97,35 @@ func (a *Adapter) channelMembers(ctx context.Context, channel string) ([]string,
 	}
 }
 
-// settleChannel records aud as the channel's readers and, when they differ from the ones
-// recorded last (by any replica), or when force is set, withdraws the answers shown there that
-// a reader may not read. It also retries notices whose edit failed before. It returns the
+// pendingCheckEvery spaces one replica's retries of a channel's failed notices.
+const pendingCheckEvery = time.Minute
+
+// settleChannel records aud as the channel's readers when they differ from the ones recorded
+// last by any replica (v.readers, read with the versions), and then withdraws the answers shown
+// there that a reader may not read; force does that even when they look unchanged. Notices
+// whose edit failed before are retried at most once a minute per channel. It returns the
 // channel's version after recording, or -1 when it could not be recorded.
-func (a *Adapter) settleChannel(ctx context.Context, team, channel string, aud audience, force bool) int64 {
-	changed, version, err := a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, bot.ReadersFingerprint(aud.readers))
-	if err != nil {
-		a.logger.ErrorContext(ctx, "record slack channel readers", slog.String("channel_id", channel), slog.Any("error", err))
-		changed, version = true, -1 // check anyway
-	}
-	readers := aud.readers
-	if !changed && !force {
-		readers = nil // only the notices still pending
+func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v versions, aud audience, force bool) int64 {
+	fingerprint := bot.ReadersFingerprint(aud.readers)
+	changed, version := false, v.channel
+	if !bytes.Equal(fingerprint, v.readers) {
+		var err error
+		changed, version, err = a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, fingerprint)
+		if err != nil {
+			a.logger.ErrorContext(ctx, "record slack channel readers", slog.String("channel_id", channel), slog.Any("error", err))
+			changed, version = true, -1 // check anyway
+		}
 	}
 	if changed {
 		a.logger.InfoContext(ctx, "slack channel readers changed", slog.String("channel_id", channel), slog.Int("members", aud.members),
 			slog.Bool("public", aud.public), slog.String("scope", aud.scope.Key()), slog.Int64("version", version))
+	}
+	readers := aud.readers
+	if !changed && !force {
+		if !a.pendingDue(channel) {
+			return version
+		}
+		readers = nil // only the notices still pending
 	}
 	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, readers)
 	if err != nil {
@@ -122,6 +136,15 @@ func (a *Adapter) settleChannel(ctx context.Context, team, channel string, aud a
 		a.showRedaction(ctx, red)
 	}
 	return version
+}
+
+// pendingDue reports whether this replica should look for channel's pending notices now.
+func (a *Adapter) pendingDue(channel string) bool {
+	if _, ok := a.pendingChecked.Get(channel); ok {
+		return false
+	}
+	a.pendingChecked.Set(channel, struct{}{})
+	return true
 }
 
 // showRedaction edits a withdrawn answer's message into the notice, in the answer's language,
@@ -180,7 +203,7 @@ func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) 
 		a.logger.ErrorContext(ctx, "check slack channel after a join; its next question checks again", slog.String("channel_id", channel), slog.Any("error", err))
 		return
 	}
-	a.settleChannel(ctx, team, channel, aud, false)
+	a.settleChannel(ctx, team, channel, v, aud, false)
 }
 
 // plainPublic reports whether Slack says channel is public and not shared with other workspaces;

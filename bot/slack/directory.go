@@ -22,6 +22,8 @@ const (
 // built with.
 type versions struct {
 	users, roles, channel int64
+	// readers is the channel's readers' fingerprint as recorded last (nil when never).
+	readers []byte
 }
 
 // person is what Slack says of one account, for access.
@@ -54,7 +56,7 @@ func (a *Adapter) audienceVersions(ctx context.Context, channel string) (version
 	}
 	v := versions{users: st[0].Version, roles: st[1].Version}
 	if channel != "" {
-		v.channel = st[2].Version
+		v.channel, v.readers = st[2].Version, st[2].Readers
 	}
 	return v, nil
 }

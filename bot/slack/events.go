@@ -138,7 +138,7 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		a.accessUnknown(ctx, r, q, text, err)
 		return
 	}
-	version := a.settleChannel(ctx, q.team, q.channel, aud, false)
+	version := a.settleChannel(ctx, q.team, q.channel, v, aud, false)
 	out := a.opts.Handler.Handle(ctx, a.incoming(q, r, text, aud.scope, bot.AudienceChannel), r.delta)
 	r.finish(ctx, out)
 	if out.AnswerID != 0 {
@@ -177,7 +177,7 @@ func (a *Adapter) recheckChannel(ctx context.Context, q question, version int64)
 		a.logger.ErrorContext(ctx, "recheck slack channel after answering; its next question checks again", slog.String("channel_id", q.channel), slog.Any("error", err))
 		return
 	}
-	a.settleChannel(ctx, q.team, q.channel, aud, true)
+	a.settleChannel(ctx, q.team, q.channel, v, aud, true)
 }
 
 // bump records that subjects of the installation changed, for every replica. When that fails

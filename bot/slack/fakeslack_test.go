@@ -55,13 +55,14 @@ type fakeSlack struct {
 	groups   []map[string]any // usergroups.list entries
 	ts       int
 	throttle map[string]int // method -> how many more calls answer 429
+	fail     map[string]int // method -> how many more calls answer ok:false
 	// socket mode
 	sockets chan *websocket.Conn
 	acks    chan map[string]any
 }
 
 func newFakeSlack(t *testing.T) *fakeSlack {
-	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{},
+	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{},
 		sockets: make(chan *websocket.Conn, 4), acks: make(chan map[string]any, 64)}
 	f.user(fakeUser{ID: "UBOT", Bot: true})
 	mux := http.NewServeMux()
@@ -106,6 +107,13 @@ func (f *fakeSlack) userGroup(id, handle string, users ...string) {
 		}
 	}
 	f.groups = append(f.groups, entry)
+}
+
+// failNext makes the next n calls of method answer {"ok":false,"error":"fatal_error"}.
+func (f *fakeSlack) failNext(method string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = n
 }
 
 func (f *fakeSlack) throttleNext(method string, n int) {
@@ -170,7 +178,13 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp map[string]any
+	if f.fail[method] > 0 {
+		f.fail[method]--
+		method = "failed"
+	}
 	switch method {
+	case "failed":
+		resp = map[string]any{"ok": false, "error": "fatal_error"}
 	case "auth.test":
 		resp = map[string]any{"ok": true, "url": "https://example.slack.com/", "team": "Example", "user": "cita", "team_id": "T1", "user_id": "UBOT", "bot_id": "B1"}
 	case "apps.connections.open":

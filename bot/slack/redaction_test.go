@@ -192,3 +192,25 @@ func TestWithdrawnAnswerDoesNotComeBackFromTheAnswerCache(t *testing.T) {
 		t.Fatalf("the withdrawn answer came back from the answer cache: %s", got)
 	}
 }
+
+// TestFailedNoticeIsRetriedAtTheNextQuestion: when Slack refuses the edit that withdraws an
+// answer, the answer is still withdrawn in the database and the edit is retried at the
+// channel's next question.
+func TestFailedNoticeIsRetriedAtTheNextQuestion(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvZ1", "CHR", "UHR", salaryQuestion)
+	a.fake.failNext("chat.update", 1)
+	a.join(t, "EvZ2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	a.fake.waitFor("the refused edit", 10*time.Second, func() bool { return len(a.fake.callsTo("chat.update")) >= 2 })
+	time.Sleep(100 * time.Millisecond)
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("%d notices recorded by the fake; want only the refused one", n)
+	}
+	rec, err := a.env.Bot.LoadAnswer(context.Background(), mustInt(t, answerID(t, hr)))
+	if err != nil || rec.RedactedAt.IsZero() {
+		t.Fatalf("the answer is not withdrawn in the database after the edit failed: %+v %v", rec, err)
+	}
+	a.mention(t, "EvZ3", "CHR", "U1", "Do remote workers need the company VPN?")
+	a.fake.waitFor("the notice retried", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) == 2 })
+}
