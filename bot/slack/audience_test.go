@@ -109,4 +109,13 @@ func TestPublicChannelAudienceIsTheWholeWorkspace(t *testing.T) {
 	if got := a.mention(t, "EvP3", "CPUBG", "UHR", salaryQuestion).Form["blocks"]; !strings.Contains(got, "share no access group") {
 		t.Fatalf("a public channel with a guest who maps to no group: %s", got)
 	}
+	// Public and shared with another organisation: readers cita cannot list.
+	a.fake.channel("CSHARED", "UHR", "U1", "UBOT")
+	a.fake.describe("CSHARED", fakeChannel{Name: "partners", Public: true, Shared: true})
+	if got := a.mention(t, "EvP4", "CSHARED", "U1", "How many vacation days do I get per year?").Form["blocks"]; !strings.Contains(got, "share no access group") {
+		t.Fatalf("a public channel shared with another organisation was answered from documents: %s", got)
+	}
+	if n := len(a.answerer.questions()); n != 2 {
+		t.Fatalf("the pipeline was asked %d times, want 2", n)
+	}
 }
