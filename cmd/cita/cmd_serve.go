@@ -127,8 +127,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if sc.Enabled() {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:   bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
-			ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
+			Access:        bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
+			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 		}
