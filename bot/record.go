@@ -10,7 +10,7 @@ import (
 const maxTopHits = 8
 
 // newAnswerRecord builds the record of an answer given to in.
-func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, total time.Duration) *AnswerRecord {
+func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang string, total time.Duration) *AnswerRecord {
 	rec := &AnswerRecord{
 		Conversation:     in.Conversation,
 		AskerID:          in.UserID,
@@ -30,6 +30,8 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, t
 		Dropped:          ans.Dropped,
 		Cached:           ans.Cached,
 		Steps:            ans.Steps,
+		Lang:             lang,
+		ReplyRef:         in.ReplyRef,
 	}
 	if in.Ephemeral {
 		rec.VisibleTo = in.UserID

@@ -32,8 +32,9 @@ type DiscordConfig struct {
 	PublicKey string `yaml:"public_key"`
 	// Mode is "gateway" (default) or "http".
 	Mode string `yaml:"mode"`
-	// GuildIDs registers /ask in these guilds only (instant updates); empty registers it
-	// globally. DMs look the asker's roles up in these guilds.
+	// GuildIDs are the servers cita answers in (required): /ask is registered in each, every
+	// other server is refused, and a DM is answered only for a member of one of them, with
+	// their roles there.
 	GuildIDs []string `yaml:"guild_ids"`
 	// RoleGroups maps a role (its id, or its name, case-insensitive) to access groups.
 	RoleGroups map[string][]string `yaml:"role_groups"`
@@ -105,6 +106,9 @@ func (d DiscordConfig) Validate() error {
 	case DiscordThreadsButton, DiscordThreadsAuto, DiscordThreadsOff:
 	default:
 		errs = append(errs, fmt.Errorf("discord.threads: %q is not known; use button, auto or off", d.Threads))
+	}
+	if len(d.GuildIDs) == 0 {
+		errs = append(errs, errors.New("discord.guild_ids: list the servers cita answers in (enable Developer Mode, then Copy Server ID); cita refuses every other server, and DMs from people in none of them"))
 	}
 	for _, id := range d.GuildIDs {
 		if !isSnowflake(id) {

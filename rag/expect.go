@@ -266,7 +266,9 @@ var (
 	urlRe        = regexp.MustCompile(`https?://\S+`)
 	roleRe       = regexp.MustCompile(`(?i)\b(team|teams|manager|managers|lead|director|directora|officer|head|vp|analyst|administrator|admin|admins|owner|specialist|engineer|department|committee|board|coordinator|representative|responsable|equipo|gerente|jefe|jefa|[aá]rea|comit[eé]|junta|departamento|coordinador|coordinadora|analista|administrador|recursos humanos)\b`)
 	modalRe      = regexp.MustCompile(`(?i)\b(must|may|can|cannot|can't|not|no|only|required|require|requires|prohibited|allowed|permitted|denied|eligible|never|always|should|need|needs|debe|deben|puede|pueden|solo|s[oó]lo|obligatori[oa]|prohibid[oa]|permitid[oa]|nunca|siempre|necesita|requiere|no se)\b`)
-	actionRe     = regexp.MustCompile(`(?i)\b(submit|create|open|request|fill|go to|click|select|email|contact|ask|send|use|follow|file|complete|book|register|log|enter|reach out|post|visit|schedule|call|check|add|raise|report|sign|env[ií]a|solicita|rellena|abre|crea|registra|escribe|llama|usa|sigue|pide|reserva|completa|consulta|avisa|entra|accede)\b`)
+	// actionRe finds an instruction: an imperative at the start ("Open a ticket"), after "please"
+	// or "first,", or "you (must|should|can|need to) <verb>".
+	actionRe = regexp.MustCompile(`(?i)(^|please |first,? |then,? |^\d+\. |you (must|should|can|need to|have to) |debes |tienes que |hay que |por favor )(submit|create|open|request|fill|go|click|select|email|contact|ask|send|use|follow|file|complete|book|register|log|enter|reach|post|visit|schedule|call|check|add|raise|report|sign|run|merge|tag|make|set|write|tell|notify|return|purchase|buy|pack|env[ií]a|solicita|rellena|abre|crea|registra|escribe|llama|usa|sigue|pide|reserva|completa|consulta|avisa|entra|accede|abrir|crear|enviar|solicitar|pedir|registrar|escribir|llamar|usar|seguir|reservar|completar|consultar|avisar)\b`)
 )
 
 // quantityUnitRe holds, per unit, the words that measure in it.
@@ -301,7 +303,7 @@ func (e Expect) satisfies(text string, common map[string]bool) (kind, unit bool)
 	case ExpectTool, ExpectPlace:
 		return hasProperName(text, common) || strings.Contains(text, "`"), false
 	case ExpectProcedure:
-		return actionRe.MatchString(text), false
+		return actionRe.MatchString(strings.TrimSpace(text)), false
 	case ExpectYesNo:
 		return modalRe.MatchString(text), false
 	}

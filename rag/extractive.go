@@ -72,7 +72,7 @@ func pickUnits(units []scoredUnit, expect Expect, maxLines, perSource int) []sco
 			continue
 		}
 		// A procedure's step is quoted with the lead sentence and the rest of its list.
-		if expect.Kind == ExpectProcedure && u.kind == unitItem && u.context != "" {
+		if expect.Kind == ExpectProcedure && u.kind == unitItem && u.lead > 0 {
 			if lead, ok := leadOf(units, u); ok && !quoted[lead.text] {
 				lead.score = u.score
 				u = lead
@@ -94,7 +94,7 @@ func pickUnits(units []scoredUnit, expect Expect, maxLines, perSource int) []sco
 // leadOf finds the lead unit (with its items) that item u belongs to.
 func leadOf(units []scoredUnit, u scoredUnit) (scoredUnit, bool) {
 	for _, c := range units {
-		if c.source == u.source && c.kind == unitLead && c.text == u.context && c.order < u.order && len(c.items) <= 12 {
+		if c.source == u.source && c.kind == unitLead && c.order+1 == u.lead && len(c.items) <= maxLeadItems {
 			return c, true
 		}
 	}
@@ -108,6 +108,9 @@ func renderExtractive(req ComposeRequest, picked []scoredUnit) string {
 	var b strings.Builder
 	writeUnit := func(u scoredUnit, bullet bool) {
 		n := req.Sources[u.source].N
+		if u.implicit {
+			u.text = sectionLabel(req.Sources[u.source]) + ":"
+		}
 		prefix := ""
 		if bullet {
 			prefix = "- "
@@ -140,6 +143,14 @@ func renderExtractive(req ComposeRequest, picked []scoredUnit) string {
 		b.WriteString("\n\n" + fmt.Sprintf(ph.QuotedIn, ph.LangName[other]))
 	}
 	return b.String()
+}
+
+// sectionLabel names the section a bare list sits in: its section path, else the title.
+func sectionLabel(s Source) string {
+	if s.Section != "" {
+		return s.Section
+	}
+	return s.Title
 }
 
 // quotedLanguage returns the language the quotes are in when it differs from the question's.

@@ -24,8 +24,8 @@ func stemToken(tok, lang string) string {
 	return TokenStem(tok)
 }
 
-// answerTokens are ContentTokens as the answerer matches them: hyphenated words without digits
-// split into their parts ("per-person", "five-year"), and number words written as digits ("five"
+// answerTokens are ContentTokens as the answerer matches them: hyphenated and snake_case words
+// without digits split into their parts ("per-person", "five-year", "price_usd_per_lb"), and number words written as digits ("five"
 // and "cinco" are "5"), so that a question's "5 year" meets a document's "five-year".
 func answerTokens(text string) []string {
 	var out []string
@@ -33,8 +33,8 @@ func answerTokens(text string) []string {
 		if chatty[t] {
 			continue
 		}
-		if strings.Contains(t, "-") && strings.IndexFunc(t, unicode.IsDigit) < 0 {
-			for _, p := range strings.Split(t, "-") {
+		if strings.ContainsAny(t, "-_") && strings.IndexFunc(t, unicode.IsDigit) < 0 {
+			for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '_' }) {
 				if p != "" && !stopwords[p] {
 					out = append(out, numberWord(p))
 				}
@@ -55,7 +55,7 @@ var chatty = func() map[string]bool {
 	stuff thing things folks guys someone somebody anyone anybody whole ex re ll ve won don didn doesn isn aren wasn
 	going gets got getting want wants wanna need needs tell gives put let lets ok okay hey hi hello please thanks thank
 	else etc cuanto cuanta cuantos cuantas mucho poco aqui alla todavia oye hola porfa gracias quiero necesito saber
-	alguien algo cosa cosas vale tengo tienes tiene hay voy whats im`) {
+	alguien algo cosa cosas vale tengo tienes tiene hay voy whats im cuesta cuestan`) {
 		m[w] = true
 	}
 	return m

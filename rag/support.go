@@ -81,6 +81,7 @@ type unitScorer struct {
 type sourceUnits struct {
 	units   []answerUnit
 	text    []stemBag // per unit, in the source's language
+	list    []stemBag // per unit: its text and, for a lead sentence, its list's items
 	context []stemBag // per unit: its FAQ question or lead sentence
 	prev    []stemBag // per unit: the sentence before it in its paragraph
 	section stemBag   // the deepest section heading
@@ -103,6 +104,7 @@ func prepareSources(sources []Source, questionLang string, langs []string) [][]s
 			su.doc = bagOf(s.Title+" "+strings.Join(parts[:len(parts)-1], " "), tl)
 			for _, u := range su.units {
 				su.text = append(su.text, bagOf(u.text, tl))
+				su.list = append(su.list, bagOf(u.text+"\n"+strings.Join(u.itemTexts(), "\n"), tl))
 				su.context = append(su.context, bagOf(u.context, tl))
 				su.prev = append(su.prev, bagOf(u.prev, tl))
 			}
@@ -224,6 +226,13 @@ var rangeRe = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:-|–|to|a|hasta)\s*(\d
 func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common map[string]bool, su sourceUnits, ui int) scoredUnit {
 	u := su.units[ui]
 	s := scoredUnit{answerUnit: u}
+	if u.implicit && expect.Kind != ExpectProcedure {
+		return s // a bare list answers how to do something, as a whole
+	}
+	text := su.text[ui]
+	if u.kind == unitLead && expect.Kind == ExpectProcedure {
+		text = su.list[ui] // steps are matched with the sentence that leads them
+	}
 	section := inSection
 	if su.faq {
 		section = inContext // an FAQ heading is the question its section answers
@@ -233,7 +242,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 		w := v.weight[st] * rarity[st]
 		total += w
 		switch {
-		case su.text[ui][st]:
+		case text[st]:
 			got += inText * w
 			inUnit += w
 			s.matched = append(s.matched, v.words[st])
@@ -269,8 +278,10 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	case s.kindOK:
 	case expect.crisp():
 		score *= 0.3
+	case expect.Kind == ExpectYesNo:
+		score *= 0.8
 	default:
-		score *= 0.75
+		score *= 0.6 // no name for "who", no steps for "how do I"
 	}
 	if u.kind == unitRow {
 		for _, c := range u.cells {
@@ -289,7 +300,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 		score *= 1.2
 	}
 	if expect.Kind == ExpectProcedure && u.kind == unitLead {
-		score *= 1.15
+		score *= 1.3 // steps are the answer to "how do I"
 	}
 	n := len(ContentTokens(u.text))
 	if n > 30 {

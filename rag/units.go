@@ -22,10 +22,13 @@ func (k unitKind) String() string {
 
 // answerUnit is a piece of a source an extractive answer may quote.
 type answerUnit struct {
-	text  string     // what is quoted: list markers stripped, table rows with their headers
-	kind  unitKind   //
-	items []listItem // a lead sentence's list items
-	cells []string   // a table row's values
+	text string   // what is quoted: list markers stripped, table rows with their headers
+	kind unitKind // its shape
+	// implicit marks a list that no lead sentence introduces (steps under a "Steps" heading):
+	// its text is empty, and it is quoted under its section's name.
+	implicit bool
+	items    []listItem // a lead sentence's list items
+	cells    []string   // a table row's values
 	// context is the text a unit answers under but does not say itself: the FAQ question or
 	// the lead sentence just before it.
 	context string
@@ -33,6 +36,8 @@ type answerUnit struct {
 	// sentence that says what "it" is).
 	prev  string
 	order int // position within the source
+	// lead is 1 + the order of the lead sentence (or bare list) an item belongs to; 0 for none.
+	lead int
 }
 
 // listItem is an item of a lead sentence's list; depth 0 is the lead's own level.
@@ -116,13 +121,21 @@ func answerUnitsOf(content string) []answerUnit {
 				if t := cleanUnitText(item); t != "" && len(out[lead].items) < maxLeadItems {
 					out[lead].items = append(out[lead].items, listItem{text: t, depth: min(len(indents)-1, 3)})
 				}
-				add(answerUnit{text: item, kind: unitItem, context: out[lead].text})
+				add(answerUnit{text: item, kind: unitItem, context: out[lead].text, lead: out[lead].order + 1})
 				continue
 			}
 			lead, indents = -1, nil
 			if strings.HasSuffix(item, ":") {
 				add(answerUnit{text: item, kind: unitLead, context: faq})
 				lead = len(out) - 1
+				continue
+			}
+			if t := cleanUnitText(item); t != "" && !prevIsItem(lines, i) {
+				// A list without a lead sentence is a unit of its own too.
+				out = append(out, answerUnit{kind: unitLead, implicit: true, context: faq, order: len(out),
+					items: []listItem{{text: t}}})
+				lead, indents = len(out)-1, []int{indent}
+				add(answerUnit{text: item, kind: unitItem, context: faq, lead: out[lead].order + 1})
 				continue
 			}
 			add(answerUnit{text: item, kind: unitItem, context: faq})
@@ -151,13 +164,19 @@ func answerUnitsOf(content string) []answerUnit {
 			prev = s
 		}
 	}
-	// A lead without items is a plain sentence.
-	for i := range out {
-		if out[i].kind == unitLead && len(out[i].items) == 0 {
-			out[i].kind = unitSentence
+	// A lead without items is a plain sentence; a bare list of one item is that item. Orders
+	// stay as they were: items refer to their lead by it.
+	kept := out[:0]
+	for _, u := range out {
+		switch {
+		case u.implicit && len(u.items) < 2:
+			continue
+		case u.kind == unitLead && len(u.items) == 0:
+			u.kind = unitSentence
 		}
+		kept = append(kept, u)
 	}
-	return out
+	return kept
 }
 
 // rowUnit renders a table row as "Header: value; Header: value"; without a matching header row,
@@ -181,6 +200,17 @@ func rowUnit(header, cells []string, context string) answerUnit {
 	}
 	u.text = strings.Join(parts, "; ")
 	return u
+}
+
+// prevIsItem reports whether the previous non-blank line before lines[i] is a list item.
+func prevIsItem(lines []string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if strings.TrimSpace(lines[j]) == "" {
+			continue
+		}
+		return listMarker.MatchString(lines[j])
+	}
+	return false
 }
 
 // nextIsItem reports whether the next non-blank line after lines[i] is a list item.

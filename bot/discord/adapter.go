@@ -7,16 +7,12 @@ package discord
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/citahq/cita/config"
 )
 
 // workTimeout bounds answering one interaction; Discord keeps an interaction token for 15 min.
@@ -25,53 +21,37 @@ const workTimeout = 2 * time.Minute
 // Adapter is the Discord side of cita. Create it with New, then either Open the gateway or mount
 // HTTPHandler; Close waits for answers in progress.
 type Adapter struct {
-	cfg       config.DiscordConfig
-	session   *discordgo.Session
-	handler   Handler
-	audience  *audience
-	publicKey ed25519.PublicKey
-	logger    *slog.Logger
-	now       func() time.Time
+	opts     Options
+	session  *discordgo.Session
+	handler  Handler
+	audience *audience
+	logger   *slog.Logger
+	now      func() time.Time
 
 	baseCtx context.Context
 	cancel  context.CancelFunc
 	work    sync.WaitGroup
 
-	mu             sync.Mutex
-	threads        map[string]bool // threads this process opened (the bot owns them)
+	threads        *boundedCache[struct{}] // threads this process opened (the bot owns them)
 	removeHandlers []func()
 }
 
-// New returns an adapter for cfg (defaults are applied) answering through handler (a
-// *bot.Handler). It returns an error when cfg is invalid or the session cannot be created; it
-// does not contact Discord.
-func New(cfg config.DiscordConfig, handler Handler, logger *slog.Logger) (*Adapter, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("discord configuration: %w", err)
+// New returns an adapter configured by opts (defaults applied). It returns an error naming
+// the wrong option, or when the session cannot be created; it does not contact Discord.
+func New(opts Options) (*Adapter, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, err
 	}
-	if handler == nil {
-		return nil, errors.New("discord adapter: handler is nil")
-	}
-	cfg = cfg.WithDefaults()
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	s, err := newSession(cfg.Token, cfg.APIBaseURL, cfg.MessageContent)
+	s, err := newSession(opts.Token, opts.APIBaseURL, opts.MessageContent)
 	if err != nil {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg: cfg, session: s, handler: handler, logger: logger, now: time.Now,
-		threads: map[string]bool{},
+		opts: opts, session: s, handler: opts.Handler, logger: opts.Logger, now: opts.Now,
+		threads: newBoundedCache[struct{}](maxThreads, threadMemory, opts.Now),
 	}
-	a.audience = newAudience(s, newAccessMap(cfg), cfg.GuildIDs, logger)
-	if cfg.PublicKey != "" {
-		key, err := hex.DecodeString(cfg.PublicKey)
-		if err != nil || len(key) != ed25519.PublicKeySize {
-			return nil, errors.New("discord.public_key: not 64 hex characters")
-		}
-		a.publicKey = ed25519.PublicKey(key)
-	}
+	a.audience = newAudience(s, newAccessMap(opts), opts.GuildIDs, opts.Logger, opts.Now)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil
 }
@@ -86,6 +66,7 @@ func (a *Adapter) Open(ctx context.Context) error {
 	a.removeHandlers = append(a.removeHandlers,
 		a.session.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { a.onGatewayInteraction(ic.Interaction) }),
 		a.session.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { a.onMessage(m.Message) }),
+		a.session.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { a.onGuildCreate(ctx, g.Guild) }),
 		a.session.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			a.logger.InfoContext(ctx, "discord gateway ready", slog.String("bot_user_id", r.User.ID), slog.Int("guilds", len(r.Guilds)))
 		}),
@@ -114,29 +95,21 @@ func (a *Adapter) Close(ctx context.Context) error {
 	return err
 }
 
-// goWork runs fn in the background with a bounded context derived from the adapter's.
-func (a *Adapter) goWork(fn func(ctx context.Context)) {
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		ctx, cancel := context.WithTimeout(a.baseCtx, workTimeout)
-		defer cancel()
-		fn(ctx)
-	}()
-}
+func (a *Adapter) markThread(id string) { a.threads.Add(id, struct{}{}) }
 
-func (a *Adapter) markThread(id string) {
-	a.mu.Lock()
-	a.threads[id] = true
-	a.mu.Unlock()
+// ownsKnownThread reports whether the bot owns channel id as far as it knows without asking
+// Discord: it opened the thread, or the gateway's state says the bot owns it.
+func (a *Adapter) ownsKnownThread(id string) bool {
+	ch, err := a.session.State.Channel(id)
+	if err != nil {
+		ch = &discordgo.Channel{ID: id}
+	}
+	return a.ownsThread(ch)
 }
 
 // ownsThread reports whether the bot owns thread ch: it opened it, or Discord says so.
 func (a *Adapter) ownsThread(ch *discordgo.Channel) bool {
-	a.mu.Lock()
-	mine := a.threads[ch.ID]
-	a.mu.Unlock()
-	if mine {
+	if _, mine := a.threads.Get(ch.ID); mine {
 		return true
 	}
 	return ch.IsThread() && a.session.State.User != nil && ch.OwnerID == a.session.State.User.ID

@@ -29,8 +29,13 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	inThread := ch != nil && ch.IsThread()
 	switch {
 	case i.GuildID == "":
+		scope, err := a.audience.dmScope(ctx, userID)
+		if err != nil {
+			a.editReason(ctx, i, a.dmRefusal(ctx, userID, question, err))
+			return
+		}
 		in.Conversation = conversationKey("", i.ChannelID, "")
-		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", userID, nil)
+		in.Audience, in.Scope = bot.AudiencePrivate, scope
 	case private:
 		in.Conversation = a.keyFor(ctx, i.GuildID, i.ChannelID, "")
 		in.Audience, in.Ephemeral = bot.AudiencePrivate, true
@@ -39,7 +44,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		scope, err := a.audience.channelScope(ctx, i.GuildID, i.ChannelID)
 		if err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", i.ChannelID), slog.Any("error", err))
-			a.editReason(ctx, i, channelUnreadableText(rag.AnswerLang(question)))
+			a.editReason(ctx, i, channelRefusal(err, rag.AnswerLang(question)))
 			return
 		}
 		in.Audience, in.Scope = bot.AudienceChannel, scope
@@ -51,7 +56,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	visibleInChannel := !private && i.GuildID != "" && !inThread
-	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.cfg.Threads == "button")
+	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton)
 	msg, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{
 		Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
 	})
@@ -64,7 +69,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
 		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
 		slog.Bool("private", private), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
-	if visibleInChannel && out.Answered() && a.cfg.Threads == "auto" && msg != nil && msg.ID != "" {
+	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
 		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
 			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
 		}

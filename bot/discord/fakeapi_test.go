@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +28,8 @@ type fakeDiscord struct {
 	channels map[string]*discordgo.Channel
 	guilds   map[string]*discordgo.Guild
 	members  map[string]*discordgo.Member // "guild/user"
+	broken   map[string]bool              // guild ids whose member lookups answer 500
+	commands map[string][]json.RawMessage // application commands by guild id ("" = global)
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	nextID   int64
 	botID    string
@@ -50,7 +54,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, throttle: map[string]float64{}, nextID: 880000, botID: "1000"}
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, nextID: 880000, botID: "1000"}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
 	mux.HandleFunc("POST "+api+"/interactions/{id}/{token}/callback", func(w http.ResponseWriter, r *http.Request) {
@@ -119,22 +123,67 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 	})
 	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
-		m := f.members[r.PathValue("g")+"/"+r.PathValue("u")]
+		m, broken := f.members[r.PathValue("g")+"/"+r.PathValue("u")], f.broken[r.PathValue("g")]
 		f.mu.Unlock()
-		if m == nil {
-			w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case broken:
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
+		case m == nil:
 			w.WriteHeader(http.StatusNotFound)
 			fmt.Fprint(w, `{"message":"Unknown Member","code":10007}`)
+		default:
+			f.writeJSON(w, m)
+		}
+	})
+	// The bot's guilds, by ascending id from "after", at most "limit" (default 200).
+	mux.HandleFunc("GET "+api+"/users/@me/guilds", func(w http.ResponseWriter, r *http.Request) {
+		limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+		if err != nil || limit <= 0 {
+			limit = 200
+		}
+		after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+		f.mu.Lock()
+		var ids []int64
+		for id := range f.guilds {
+			if n, _ := strconv.ParseInt(id, 10, 64); n > after {
+				ids = append(ids, n)
+			}
+		}
+		slices.Sort(ids)
+		out := []*discordgo.UserGuild{}
+		for _, n := range ids[:min(limit, len(ids))] {
+			g := f.guilds[strconv.FormatInt(n, 10)]
+			out = append(out, &discordgo.UserGuild{ID: g.ID, Name: g.Name})
+		}
+		f.mu.Unlock()
+		f.writeJSON(w, out)
+	})
+	putCommands := func(w http.ResponseWriter, r *http.Request) {
+		var cmds []json.RawMessage
+		if err := json.Unmarshal(readBody(r), &cmds); err != nil {
+			http.Error(w, `{"message":"Invalid Form Body","code":50035}`, http.StatusBadRequest)
 			return
 		}
-		f.writeJSON(w, m)
-	})
-	echo := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(readBody(r))
+		f.mu.Lock()
+		f.commands[r.PathValue("g")] = cmds
+		f.mu.Unlock()
+		f.writeJSON(w, cmds)
 	}
-	mux.HandleFunc("PUT "+api+"/applications/{app}/commands", echo)
-	mux.HandleFunc("PUT "+api+"/applications/{app}/guilds/{g}/commands", echo)
+	getCommands := func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		cmds := f.commands[r.PathValue("g")]
+		f.mu.Unlock()
+		if cmds == nil {
+			cmds = []json.RawMessage{}
+		}
+		f.writeJSON(w, cmds)
+	}
+	mux.HandleFunc("PUT "+api+"/applications/{app}/commands", putCommands)
+	mux.HandleFunc("PUT "+api+"/applications/{app}/guilds/{g}/commands", putCommands)
+	mux.HandleFunc("GET "+api+"/applications/{app}/commands", getCommands)
+	mux.HandleFunc("GET "+api+"/applications/{app}/guilds/{g}/commands", getCommands)
 
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -227,6 +276,39 @@ func (f *fakeDiscord) callsTo(method, prefix string) []fakeCall {
 		if c.Method == method && strings.HasPrefix(c.Path, "/api/v9"+prefix) {
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// breakMembers makes member lookups in guild g answer 500.
+func (f *fakeDiscord) breakMembers(g string) {
+	f.mu.Lock()
+	f.broken[g] = true
+	f.mu.Unlock()
+}
+
+// setCommands registers application commands (as JSON) in guild g ("" = global).
+func (f *fakeDiscord) setCommands(g string, cmds ...string) {
+	f.mu.Lock()
+	f.commands[g] = nil
+	for _, c := range cmds {
+		f.commands[g] = append(f.commands[g], json.RawMessage(c))
+	}
+	f.mu.Unlock()
+}
+
+// commandsIn returns the application commands registered in guild g ("" = global).
+func (f *fakeDiscord) commandsIn(t *testing.T, g string) []discordgo.ApplicationCommand {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []discordgo.ApplicationCommand
+	for _, raw := range f.commands[g] {
+		var c discordgo.ApplicationCommand
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatalf("command %s: %v", raw, err)
+		}
+		out = append(out, c)
 	}
 	return out
 }

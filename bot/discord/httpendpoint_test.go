@@ -149,8 +149,7 @@ func FuzzInteractionEndpoint(f *testing.F) {
 	fake := &fakeDiscord{}
 	fake.srv = httptest.NewServer(http.NotFoundHandler())
 	defer fake.srv.Close()
-	cfg := testConfig(fake.srv.URL)
-	a, err := New(cfg, nopHandler{}, nil)
+	a, err := New(testOptions(fake.srv.URL, nopHandler{}))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -11,12 +12,13 @@ import (
 )
 
 // onMessage handles a gateway message: in a thread the bot owns it is a follow-up, in a DM a
-// question. Other messages are ignored.
+// question. Other messages are ignored; those from guilds that are not configured are never
+// answered.
 func (a *Adapter) onMessage(m *discordgo.Message) {
 	if m.Author == nil || m.Author.Bot {
 		return
 	}
-	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) })
+	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) }, a.messageFailure(m))
 }
 
 // answerMessage answers a follow-up in an owned thread, or a DM, with a message that replies to
@@ -24,10 +26,22 @@ func (a *Adapter) onMessage(m *discordgo.Message) {
 func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 	received := a.now()
 	in := bot.Incoming{UserID: m.Author.ID, Text: strings.TrimSpace(m.Content), ReceivedAt: received}
-	if m.GuildID == "" {
+	switch {
+	case m.GuildID == "":
+		if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+			return
+		}
+		scope, err := a.audience.dmScope(ctx, m.Author.ID)
+		if err != nil {
+			a.replyTo(ctx, m, rendered{Parts: []string{a.dmRefusal(ctx, m.Author.ID, in.Text, err)}})
+			return
+		}
 		in.Conversation = conversationKey("", m.ChannelID, "")
-		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", m.Author.ID, nil)
-	} else {
+		in.Audience, in.Scope = bot.AudiencePrivate, scope
+	case !a.allowedGuild(m.GuildID):
+		a.refuseGuildMessage(ctx, m)
+		return
+	default:
 		ch, err := a.audience.channel(ctx, m.ChannelID)
 		if err != nil || !ch.IsThread() || !a.ownsThread(ch) {
 			return
@@ -37,16 +51,16 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 			a.logger.DebugContext(ctx, "discord thread message without content", slog.String("channel_id", m.ChannelID))
 			return
 		}
+		if !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+			return
+		}
 		in.Conversation = conversationKey(m.GuildID, ch.ParentID, ch.ID)
 		in.Audience = bot.AudienceChannel
 		if in.Scope, err = a.audience.channelScope(ctx, m.GuildID, m.ChannelID); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
-			a.replyTo(ctx, m, rendered{Parts: []string{channelUnreadableText(rag.AnswerLang(in.Text))}})
+			a.replyTo(ctx, m, rendered{Parts: []string{channelRefusal(err, rag.AnswerLang(in.Text))}})
 			return
 		}
-	}
-	if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
-		return
 	}
 	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
 		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))
@@ -72,4 +86,32 @@ func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendere
 			return
 		}
 	}
+}
+
+// dmRefusal logs why a DM asker is refused and returns the words for them, in the question's
+// language.
+func (a *Adapter) dmRefusal(ctx context.Context, userID, question string, err error) string {
+	lang := rag.AnswerLang(question)
+	if errors.Is(err, errNotMember) {
+		a.logger.WarnContext(ctx, "discord DM refused: not a member of a configured guild", slog.String("user_id", userID))
+		return notMemberText(lang)
+	}
+	a.logger.ErrorContext(ctx, "discord DM refused: membership unknown", slog.String("user_id", userID), slog.Any("error", err))
+	return membershipUnknownText(lang)
+}
+
+// refuseGuildMessage handles a message from a guild that is not configured: a message in a
+// thread the bot owns (as far as it knows without asking Discord) gets a refusal, anything else
+// is ignored. Neither reads Discord on that guild's behalf.
+func (a *Adapter) refuseGuildMessage(ctx context.Context, m *discordgo.Message) {
+	if !a.ownsKnownThread(m.ChannelID) {
+		a.logger.DebugContext(ctx, "discord message from a guild that is not configured: ignored", slog.String("guild_id", m.GuildID))
+		return
+	}
+	a.logger.WarnContext(ctx, "discord message refused: not an allowed guild", slog.String("guild_id", m.GuildID),
+		slog.String("channel_id", m.ChannelID), slog.String("user_id", m.Author.ID))
+	if strings.TrimSpace(m.Content) == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+		return
+	}
+	a.replyTo(ctx, m, rendered{Parts: []string{notAllowedGuildText(rag.AnswerLang(m.Content))}})
 }

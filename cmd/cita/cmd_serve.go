@@ -80,6 +80,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
+	if err := dc.Validate(); err != nil {
+		return err
+	}
 	if !sc.Enabled() && !dc.Enabled() && !a.cfg.MCP.Enabled && len(a.cfg.Sources) == 0 {
 		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, mcp.enabled, or sources in the configuration; see docs/slack.md, docs/discord.md, docs/mcp.md and docs/sync.md")
 	}
@@ -117,12 +120,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IndexEmpty:         store.IndexEmpty,
 		Logger:             e.logger,
 	})
+	var discordOpts discord.Options
+	if dc.Enabled() {
+		if discordOpts, err = discordOptions(dc, handler, e.logger); err != nil {
+			return err
+		}
+	}
 	var adapter *slackbot.Adapter
 	if sc.Enabled() {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:   bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
-			ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
+			Access:        bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
+			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 		}
@@ -174,7 +183,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
 	}
 	if dc.Enabled() {
-		g.Go(func() error { return discord.Run(gctx, dc, handler, mux, e.logger) })
+		g.Go(func() error { return discord.Run(gctx, discordOpts, mux) })
 	}
 	g.Go(func() error { pruneEvents(gctx, store, e.logger); return nil })
 	g.Go(func() error {

@@ -28,10 +28,13 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	rw := rewriterFor(chat, e)
 	var composer rag.Composer = rag.Extractive{}
+	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
+	// strongest five within its token budget.
+	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
+		opts.MaxSources = 0
 	}
-	opts := rag.PipelineOptions{Logger: e.logger}
 	if chat != nil && a.cfg.Chat.Agent {
 		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
 	}
