@@ -38,11 +38,6 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		}
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if s.bulk.Load() {
-			if _, err := tx.Exec(ctx, `SET LOCAL cita.bulk_load = 'on'`); err != nil {
-				return fmt.Errorf("mark bulk load: %w", err)
-			}
-		}
 		err := tx.QueryRow(ctx, `
 			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb))

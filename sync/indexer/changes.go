@@ -12,6 +12,9 @@ import (
 func (ix *Indexer) SyncChanges(ctx context.Context, source string, changed []Item, removed []string) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Listed: len(changed)}
+	if err := ix.recoverBulkLoad(ctx); err != nil {
+		return nil, err
+	}
 	known, err := ix.store.Documents(ctx, source)
 	if err != nil {
 		return nil, err

@@ -35,11 +35,14 @@ type Store interface {
 }
 
 // BulkLoader is implemented by stores that load a first index faster by building the vector
-// index once at the end.
+// index once at the end, and that keep the load's state where a crash cannot lose it.
 type BulkLoader interface {
 	HasVectors(ctx context.Context) (bool, error)
-	BeginBulkLoad(ctx context.Context) error
-	EndBulkLoad(ctx context.Context) error
+	// BeginBulkLoad returns the function ending the load, or nil when no bulk load started
+	// (another one is running, or vectors exist): the caller then writes row by row.
+	BeginBulkLoad(ctx context.Context) (end func(context.Context) error, err error)
+	// RecoverBulkLoad finishes a bulk load whose process died, reporting whether there was one.
+	RecoverBulkLoad(ctx context.Context) (bool, error)
 }
 
 // Item is one document as a source lists it.
@@ -104,6 +107,8 @@ type Report struct {
 	Listed, Added, Changed, Unchanged, Deleted, ACLOnly, Chunks int
 	Failed                                                      []Failure
 	Took                                                        time.Duration
+	// BulkLoad is true when the run was a first, bulk load (vector index built once at the end).
+	BulkLoad bool
 }
 
 // prepared is an item read, extracted and chunked, waiting for its embeddings.
@@ -120,6 +125,9 @@ type prepared struct {
 func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, complete bool) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Listed: len(items)}
+	if err := ix.recoverBulkLoad(ctx); err != nil {
+		return nil, err
+	}
 	known, err := ix.store.Documents(ctx, source)
 	if err != nil {
 		return nil, err
@@ -130,16 +138,20 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 			return nil, err
 		}
 		if !has {
-			if err := bl.BeginBulkLoad(ctx); err != nil {
+			end, err := bl.BeginBulkLoad(ctx)
+			if err != nil {
 				return nil, err
 			}
-			// Finished whatever happens to the run, so the index never stays without its vector
-			// index or its statistics.
-			defer func() {
-				if err := bl.EndBulkLoad(context.WithoutCancel(ctx)); err != nil {
-					ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
-				}
-			}()
+			if end != nil {
+				rep.BulkLoad = true
+				// Finished whatever happens to the run, so the index never stays without its
+				// vector index or its statistics; a crash leaves that to the next start.
+				defer func() {
+					if err := end(context.WithoutCancel(ctx)); err != nil {
+						ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
+					}
+				}()
+			}
 		}
 	}
 	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
@@ -165,6 +177,22 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 	}
 	rep.Took = time.Since(start)
 	return rep, nil
+}
+
+// recoverBulkLoad finishes a bulk load that a dead process left, before this run writes.
+func (ix *Indexer) recoverBulkLoad(ctx context.Context) error {
+	bl, ok := ix.store.(BulkLoader)
+	if !ok || ix.opts.DryRun {
+		return nil
+	}
+	recovered, err := bl.RecoverBulkLoad(ctx)
+	if err != nil {
+		return err
+	}
+	if recovered {
+		ix.logger.WarnContext(ctx, "finished a bulk load interrupted by a crash: term statistics and vector index rebuilt")
+	}
+	return nil
 }
 
 // indexItems prepares each item (read, extract, chunk, or an in-place group change) and writes
