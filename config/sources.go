@@ -22,8 +22,8 @@ type SourceConfig struct {
 	// sets the zone; the default is the server's local time.
 	Schedule string `yaml:"schedule"`
 	TimeZone string `yaml:"time_zone"`
-	// Access maps paths (folder) or keys (s3, relative to the first matching prefix) to groups.
-	// Google Drive takes its groups from each file's permissions instead.
+	// Access maps paths (folder) or object keys (s3) to groups. Google Drive takes its groups
+	// from each file's permissions instead.
 	Access AccessRules `yaml:"access"`
 
 	Folder FolderSource `yaml:"folder"`
@@ -83,6 +83,9 @@ type S3Source struct {
 	Insecure        bool     `yaml:"insecure"`          // plain HTTP
 	// URLBase, when set, makes citations link to URLBase + the object key.
 	URLBase string `yaml:"url_base"`
+	// Sidecars enables `.cita-access.yaml` objects: one under a key prefix ("hr/") gives the
+	// groups of the keys below it, as in a folder.
+	Sidecars bool `yaml:"sidecars"`
 }
 
 var sourceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)

@@ -1,6 +1,25 @@
 -- +goose Up
--- Sync safety: a first bulk load records its state here so that a crash cannot leave the term
--- statistics wrong.
+-- Sync safety: documents whose access cannot be resolved are withheld, and a first bulk load
+-- records its state here so that a crash cannot leave the term statistics wrong.
+
+-- A withheld document: its access can no longer be resolved (a sidecar that does not parse, a
+-- Drive file with no mappable permission), so it is readable by nobody until it resolves again.
+-- Its groups are emptied on the document and on every chunk: every search path filters with
+-- "groups && scope", which an empty array never satisfies, so no path (present or future) can
+-- return it. Its chunks and embeddings stay, so access coming back costs no re-embedding.
+ALTER TABLE documents ADD COLUMN access_error text,
+    ADD COLUMN withheld_at timestamptz;
+ALTER TABLE documents DROP CONSTRAINT documents_groups_check,
+    ADD CONSTRAINT documents_groups_check CHECK ((cardinality(groups) > 0) <> (access_error IS NOT NULL));
+ALTER TABLE chunks ADD COLUMN withheld boolean NOT NULL DEFAULT false;
+ALTER TABLE chunks DROP CONSTRAINT chunks_groups_check,
+    ADD CONSTRAINT chunks_groups_check CHECK ((cardinality(groups) > 0) <> withheld);
+CREATE INDEX documents_withheld_idx ON documents (source) WHERE access_error IS NOT NULL;
+
+-- Per pass: documents withheld.
+ALTER TABLE sync_runs ADD COLUMN withheld integer NOT NULL DEFAULT 0;
+-- A pass's per-document problems: 'failed' (kept its previous version) or 'withheld'.
+ALTER TABLE sync_failures ADD COLUMN kind text NOT NULL DEFAULT 'failed' CHECK (kind IN ('failed', 'withheld'));
 
 -- A first, bulk load in progress or interrupted (at most one row per schema). The loader holds a
 -- session advisory lock while it runs: a row whose lock is free belongs to a loader that died,
@@ -80,6 +99,20 @@ $$;
 -- +goose StatementEnd
 
 -- +goose Down
+-- Withheld documents cannot satisfy the old constraints (they have no groups): they are removed,
+-- and come back at the next sync once their access resolves.
+DELETE FROM documents WHERE access_error IS NOT NULL;
+DROP INDEX documents_withheld_idx;
+ALTER TABLE chunks DROP CONSTRAINT chunks_groups_check,
+    ADD CONSTRAINT chunks_groups_check CHECK (cardinality(groups) > 0);
+ALTER TABLE chunks DROP COLUMN withheld;
+ALTER TABLE documents DROP CONSTRAINT documents_groups_check,
+    ADD CONSTRAINT documents_groups_check CHECK (cardinality(groups) > 0);
+ALTER TABLE documents DROP COLUMN withheld_at,
+    DROP COLUMN access_error;
+ALTER TABLE sync_failures DROP COLUMN kind;
+ALTER TABLE sync_runs DROP COLUMN withheld;
+
 -- An interrupted bulk load's statistics are rebuilt before its state goes.
 -- +goose StatementBegin
 DO $$

@@ -39,7 +39,8 @@ Flags:
 		usage: `Usage: cita sources
 
 Lists each configured source with its type, schedule, next scheduled run, and its last run:
-when it started, how long it took, its counts, and its error if any.
+when it started, how long it took, its counts, and its error if any; then the documents withheld
+now (readable by nobody because their access could not be resolved), with the reason.
 `,
 		run: runSources,
 	})
@@ -123,8 +124,8 @@ func printRun(e *env, res syncrun.Result, dryRun bool) {
 	if dryRun {
 		prefix = "(dry run, nothing written) "
 	}
-	fmt.Fprintf(e.stdout, "%s: %s%s pass: listed %d, added %d, changed %d, unchanged %d, access-only %d, deleted %d, failed %d in %s\n",
-		r.Source, prefix, r.Mode, r.Listed, r.Added, r.Changed, r.Unchanged, r.ACLOnly, r.Deleted, r.Failed, res.Took.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "%s: %s%s pass: listed %d, added %d, changed %d, unchanged %d, access-only %d, deleted %d, failed %d, withheld %d in %s\n",
+		r.Source, prefix, r.Mode, r.Listed, r.Added, r.Changed, r.Unchanged, r.ACLOnly, r.Deleted, r.Failed, r.Withheld, res.Took.Round(time.Millisecond))
 	if !r.Complete {
 		fmt.Fprintf(e.stdout, "%s: the listing did not complete; nothing was deleted\n", r.Source)
 	}
@@ -134,6 +135,13 @@ func printRun(e *env, res syncrun.Result, dryRun bool) {
 			break
 		}
 		fmt.Fprintf(e.stderr, "  %s: %v (its previous version, if any, stays indexed)\n", f.ExternalID, f.Err)
+	}
+	for i, w := range res.Withheld {
+		if i == 20 {
+			fmt.Fprintf(e.stderr, "  ... and %d more withheld (see the run history)\n", len(res.Withheld)-20)
+			break
+		}
+		fmt.Fprintf(e.stderr, "  %s: withheld, readable by nobody until its access resolves: %s\n", w.ExternalID, w.Reason)
 	}
 }
 
@@ -219,7 +227,8 @@ func runSources(ctx context.Context, e *env, args []string) error {
 				result = "running, or interrupted"
 			default:
 				took = last.FinishedAt.Sub(last.StartedAt).Round(time.Second).String()
-				result = fmt.Sprintf("%s: +%d ~%d -%d acl %d failed %d", last.Mode, last.Added, last.Changed, last.Deleted, last.ACLOnly, last.Failed)
+				result = fmt.Sprintf("%s: +%d ~%d -%d acl %d failed %d withheld %d", last.Mode, last.Added, last.Changed, last.Deleted,
+					last.ACLOnly, last.Failed, last.Withheld)
 				if last.Error != "" {
 					result += "; " + truncate(last.Error, 80)
 				}
@@ -227,7 +236,33 @@ func runSources(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Type, sched, nextText, lastText, took, result)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printWithheld(ctx, e, a, a.cfg.Sources)
+}
+
+// printWithheld lists, per source, the documents readable by nobody because their access could
+// not be resolved at the last pass that listed them.
+func printWithheld(ctx context.Context, e *env, a *app, sources []config.SourceConfig) error {
+	for _, s := range sources {
+		withheld, err := a.store.Withheld(ctx, s.Name)
+		if err != nil {
+			return err
+		}
+		if len(withheld) == 0 {
+			continue
+		}
+		fmt.Fprintf(e.stdout, "\n%s: %d documents withheld (readable by nobody until their access resolves):\n", s.Name, len(withheld))
+		for i, w := range withheld {
+			if i == 20 {
+				fmt.Fprintf(e.stdout, "  ... and %d more\n", len(withheld)-20)
+				break
+			}
+			fmt.Fprintf(e.stdout, "  %s (since %s): %s\n", w.ExternalID, w.Since.Local().Format("2006-01-02 15:04"), w.Reason)
+		}
+	}
+	return nil
 }
 
 func truncate(s string, n int) string {

@@ -60,7 +60,7 @@ func New() *Metrics {
 	m.syncRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "sync_runs_total",
 		Help: "Scheduled sync passes by source and result (ok, partial, failed, skipped_locked, interrupted)."}, []string{"source", "result"})
 	m.syncDocuments = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "sync_documents_total",
-		Help: "Documents seen by sync passes by source and result (added, changed, unchanged, deleted, acl_only, failed)."}, []string{"source", "result"})
+		Help: "Documents seen by sync passes by source and result (added, changed, unchanged, deleted, acl_only, failed, withheld: access unresolved, readable by nobody)."}, []string{"source", "result"})
 	m.syncSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "sync_duration_seconds",
 		Help:    "Duration of sync passes by source.",
 		Buckets: []float64{1, 5, 15, 60, 300, 900, 3600}}, []string{"source"})

@@ -41,7 +41,7 @@ func (m *Metrics) ObserveSync(source string, res syncrun.Result, err error) {
 		result = "interrupted"
 	case err != nil:
 		result = "failed"
-	case !res.Run.Complete || res.Run.Failed > 0:
+	case !res.Run.Complete || res.Run.Failed > 0 || res.Run.Withheld > 0:
 		result = "partial"
 	}
 	m.syncRuns.WithLabelValues(source, result).Inc()
@@ -53,7 +53,7 @@ func (m *Metrics) ObserveSync(source string, res syncrun.Result, err error) {
 	}
 	r := res.Run
 	for label, n := range map[string]int{"added": r.Added, "changed": r.Changed, "unchanged": r.Unchanged,
-		"deleted": r.Deleted, "acl_only": r.ACLOnly, "failed": r.Failed} {
+		"deleted": r.Deleted, "acl_only": r.ACLOnly, "failed": r.Failed, "withheld": r.Withheld} {
 		if n > 0 {
 			m.syncDocuments.WithLabelValues(source, label).Add(float64(n))
 		}

@@ -1,7 +1,8 @@
 // Package indexer keeps one source's documents in the index equal to a listing of that source:
 // it adds and re-indexes changed items (extract -> chunk -> embed -> one transaction per
-// document), updates access groups without re-embedding, and deletes what the listing no longer
-// holds, but only after a listing that completed.
+// document), updates access groups without re-embedding, withholds documents whose access cannot
+// be resolved, and deletes what the listing no longer holds, but only after a listing that
+// completed.
 package indexer
 
 import (
@@ -30,6 +31,7 @@ type Store interface {
 	ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error)
 	DeleteDocuments(ctx context.Context, source string, externalIDs []string) (int64, error)
 	SetGroups(ctx context.Context, source, externalID string, groups []string) error
+	WithholdDocument(ctx context.Context, source, externalID, reason string) error
 	SetFingerprint(ctx context.Context, source, externalID, fingerprint string) error
 	CompactStats(ctx context.Context) (int64, error)
 }
@@ -55,6 +57,10 @@ type Item struct {
 	Size        int64
 	Fingerprint string   // cheap change marker; empty forces a content read
 	Groups      []string // access groups for this item
+	// AccessErr says why the item's access could not be resolved (an unreadable sidecar, no
+	// mappable permission). With AccessErr set, or no group, the item is withheld: readable by
+	// nobody until a later listing resolves its access.
+	AccessErr error
 	// Open reads the item's content. It is called only when the fingerprint changed.
 	Open func(ctx context.Context) ([]byte, error)
 }
@@ -102,10 +108,18 @@ type Failure struct {
 	Err        error
 }
 
+// Withheld is one listed item whose access could not be resolved: its indexed version, if any,
+// is readable by nobody until its access resolves; a new item is not indexed.
+type Withheld struct {
+	ExternalID string
+	Reason     string
+}
+
 // Report counts what a run did.
 type Report struct {
 	Listed, Added, Changed, Unchanged, Deleted, ACLOnly, Chunks int
 	Failed                                                      []Failure
+	Withheld                                                    []Withheld
 	Took                                                        time.Duration
 	// BulkLoad is true when the run was a first, bulk load (vector index built once at the end).
 	BulkLoad bool
@@ -204,8 +218,13 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p, err := ix.prepare(ctx, source, it, known, rep)
-		if err != nil {
+		if it.AccessErr != nil || len(rag.NormalizeGroups(it.Groups)) == 0 {
+			// Not a per-item failure: a withhold that cannot be written must stop the run,
+			// since the document would stay readable by its old groups.
+			if err := ix.withhold(ctx, source, it, known, rep); err != nil {
+				return err
+			}
+		} else if p, err := ix.prepare(ctx, source, it, known, rep); err != nil {
 			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
 			ix.logger.WarnContext(ctx, "document skipped", slog.String("source", source), slog.String("document", it.ExternalID), slog.String("error", err.Error()))
 		} else if p != nil {
@@ -250,15 +269,12 @@ func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
 	return err
 }
 
-// prepare decides what an item needs. It returns nil when nothing is to be embedded (unchanged,
-// or an access-group change applied in place).
+// prepare decides what an item with known access needs. It returns nil when nothing is to be
+// embedded (unchanged, or an access-group change applied in place).
 func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) (*prepared, error) {
 	groups := rag.NormalizeGroups(it.Groups)
-	if len(groups) == 0 {
-		return nil, fmt.Errorf("no access group: %w", rag.ErrNoScope)
-	}
 	state, exists := known[it.ExternalID]
-	sameGroups := exists && slices.Equal(state.Groups, groups)
+	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
 		return nil, ix.groupsOnly(ctx, source, it, sameGroups, groups, rep)
 	}
@@ -310,6 +326,25 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 		chunks: chunks,
 		isNew:  !exists,
 	}, nil
+}
+
+// withhold makes an item whose access is unknown readable by nobody: its indexed version keeps
+// its chunks but loses its groups (at once, in the database) until a listing resolves its
+// access; a new item is not indexed. The default is "no": an item with no group and no reason
+// is withheld too.
+func (ix *Indexer) withhold(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) error {
+	state, exists := known[it.ExternalID]
+	reason := "no access group"
+	if it.AccessErr != nil {
+		reason = it.AccessErr.Error()
+	}
+	ix.logger.WarnContext(ctx, "document withheld: its access could not be resolved",
+		slog.String("source", source), slog.String("document", it.ExternalID), slog.Bool("indexed", exists), slog.String("reason", reason))
+	rep.Withheld = append(rep.Withheld, Withheld{ExternalID: it.ExternalID, Reason: reason})
+	if !exists || state.AccessError == reason || ix.opts.DryRun {
+		return nil
+	}
+	return ix.store.WithholdDocument(ctx, source, it.ExternalID, reason)
 }
 
 func (ix *Indexer) groupsOnly(ctx context.Context, source string, it Item, same bool, groups []string, rep *Report) error {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -54,6 +55,7 @@ type RunOptions struct {
 type Result struct {
 	Run      Run
 	Failures []indexer.Failure
+	Withheld []indexer.Withheld // listed documents readable by nobody until their access resolves
 	Took     time.Duration
 }
 
@@ -119,31 +121,48 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 	}
 	if rep != nil {
 		run.Listed, run.Added, run.Changed, run.Unchanged = rep.Listed, rep.Added, rep.Changed, rep.Unchanged
-		run.Deleted, run.ACLOnly, run.Failed = rep.Deleted, rep.ACLOnly, len(rep.Failed)
+		run.Deleted, run.ACLOnly, run.Failed, run.Withheld = rep.Deleted, rep.ACLOnly, len(rep.Failed), len(rep.Withheld)
 	}
-	switch {
-	case passErr != nil:
-		run.Error = passErr.Error()
-	case run.Failed > 0:
-		run.Error = fmt.Sprintf("%d of %d documents failed and keep their previous version; first: %s: %v",
-			run.Failed, run.Listed, rep.Failed[0].ExternalID, rep.Failed[0].Err)
-	}
+	run.Error = runError(run, rep, passErr)
 	run.FinishedAt = time.Now()
 	res := Result{Run: run, Took: run.FinishedAt.Sub(start)}
 	if rep != nil {
-		res.Failures = rep.Failed
+		res.Failures, res.Withheld = rep.Failed, rep.Withheld
 	}
 	// Record even when ctx was cancelled (a stopping scheduler): the row must not stay "running".
 	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	if err := r.history.finish(recordCtx, run, res.Failures); err != nil {
+	if err := r.history.finish(recordCtx, run, res.Failures, res.Withheld); err != nil {
 		return res, errors.Join(passErr, err)
+	}
+	if run.Withheld > 0 {
+		r.logger.WarnContext(ctx, "documents withheld: their access could not be resolved, so nobody can read them until it is",
+			slog.String("source", src.Name), slog.Int("withheld", run.Withheld),
+			slog.String("first", rep.Withheld[0].ExternalID), slog.String("reason", rep.Withheld[0].Reason))
 	}
 	r.logger.InfoContext(ctx, "sync run finished", slog.String("source", src.Name), slog.String("mode", mode),
 		slog.Int("listed", run.Listed), slog.Int("added", run.Added), slog.Int("changed", run.Changed),
 		slog.Int("deleted", run.Deleted), slog.Int("acl_only", run.ACLOnly), slog.Int("failed", run.Failed),
-		slog.Bool("complete", run.Complete), slog.Duration("took", res.Took))
+		slog.Int("withheld", run.Withheld), slog.Bool("complete", run.Complete), slog.Duration("took", res.Took))
 	return res, passErr
+}
+
+// runError is the run's error column: the pass's error, else a summary of its failed and
+// withheld documents ("" when there are none).
+func runError(run Run, rep *indexer.Report, passErr error) string {
+	var parts []string
+	if passErr != nil {
+		parts = append(parts, passErr.Error())
+	}
+	if run.Failed > 0 && passErr == nil {
+		parts = append(parts, fmt.Sprintf("%d of %d documents failed and keep their previous version; first: %s: %v",
+			run.Failed, run.Listed, rep.Failed[0].ExternalID, rep.Failed[0].Err))
+	}
+	if run.Withheld > 0 {
+		parts = append(parts, fmt.Sprintf("%d documents withheld (readable by nobody) because their access could not be resolved; first: %s: %s",
+			run.Withheld, rep.Withheld[0].ExternalID, rep.Withheld[0].Reason))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // full lists everything. The change-feed token is taken before listing, so that changes made
