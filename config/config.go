@@ -170,6 +170,12 @@ func (c *Config) applyDefaults() {
 	if c.Cache.AbstainTTL == 0 {
 		c.Cache.AbstainTTL = 10 * time.Minute
 	}
+	for i := range c.Sources {
+		if c.Sources[i].MaxDeleteFraction == nil {
+			f := DefaultMaxDeleteFraction
+			c.Sources[i].MaxDeleteFraction = &f
+		}
+	}
 }
 
 // Validate checks the configuration; its error names the field and what to do.

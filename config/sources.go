@@ -25,6 +25,11 @@ type SourceConfig struct {
 	// Access maps paths (folder) or object keys (s3) to groups. Google Drive takes its groups
 	// from each file's permissions instead.
 	Access AccessRules `yaml:"access"`
+	// MaxDeleteFraction is the share of the source's documents one pass may delete (default
+	// 0.2, from 0 to 1). A pass that would delete more, beyond 3 documents, or all of the
+	// source's documents whatever their number, deletes nothing and asks for
+	// `cita sync --source NAME --allow-mass-delete` (see docs/sync.md).
+	MaxDeleteFraction *float64 `yaml:"max_delete_fraction"`
 
 	Folder FolderSource `yaml:"folder"`
 	GDrive GDriveSource `yaml:"gdrive"`
@@ -88,6 +93,10 @@ type S3Source struct {
 	Sidecars bool `yaml:"sidecars"`
 }
 
+// DefaultMaxDeleteFraction is max_delete_fraction when a source does not set it (the indexer
+// holds the same default for callers that build sources without a configuration).
+const DefaultMaxDeleteFraction = 0.2
+
 var sourceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
 var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
@@ -147,6 +156,9 @@ func ValidateSources(sources []SourceConfig) error {
 		}
 		if err := s.Access.Compile(); err != nil {
 			bad("access", "%v", err)
+		}
+		if f := s.MaxDeleteFraction; f != nil && !(*f >= 0 && *f <= 1) { // NaN fails both
+			bad("max_delete_fraction", "%v is out of range; give a fraction from 0 to 1 (default %g: a pass may delete a fifth of the source)", *f, DefaultMaxDeleteFraction)
 		}
 		switch s.Type {
 		case "folder":

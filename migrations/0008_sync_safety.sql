@@ -1,6 +1,7 @@
 -- +goose Up
--- Sync safety: documents whose access cannot be resolved are withheld, and a first bulk load
--- records its state here so that a crash cannot leave the term statistics wrong.
+-- Sync safety: documents whose access cannot be resolved are withheld, mass deletions wait for a
+-- confirmation, and a first bulk load records its state here so that a crash cannot leave the
+-- term statistics wrong.
 
 -- A withheld document: its access can no longer be resolved (a sidecar that does not parse, a
 -- Drive file with no mappable permission), so it is readable by nobody until it resolves again.
@@ -16,8 +17,10 @@ ALTER TABLE chunks DROP CONSTRAINT chunks_groups_check,
     ADD CONSTRAINT chunks_groups_check CHECK ((cardinality(groups) > 0) <> withheld);
 CREATE INDEX documents_withheld_idx ON documents (source) WHERE access_error IS NOT NULL;
 
--- Per pass: documents withheld.
-ALTER TABLE sync_runs ADD COLUMN withheld integer NOT NULL DEFAULT 0;
+-- Per pass: documents withheld, and deletions held back by the mass-deletion guard (the pass's
+-- error says why and how to confirm them; complete is still true: the listing finished).
+ALTER TABLE sync_runs ADD COLUMN withheld integer NOT NULL DEFAULT 0,
+    ADD COLUMN deletes_blocked integer NOT NULL DEFAULT 0;
 -- A pass's per-document problems: 'failed' (kept its previous version) or 'withheld'.
 ALTER TABLE sync_failures ADD COLUMN kind text NOT NULL DEFAULT 'failed' CHECK (kind IN ('failed', 'withheld'));
 
@@ -111,7 +114,8 @@ ALTER TABLE documents DROP CONSTRAINT documents_groups_check,
 ALTER TABLE documents DROP COLUMN withheld_at,
     DROP COLUMN access_error;
 ALTER TABLE sync_failures DROP COLUMN kind;
-ALTER TABLE sync_runs DROP COLUMN withheld;
+ALTER TABLE sync_runs DROP COLUMN deletes_blocked,
+    DROP COLUMN withheld;
 
 -- An interrupted bulk load's statistics are rebuilt before its state goes.
 -- +goose StatementBegin

@@ -76,3 +76,32 @@ func TestSyncAndSourcesReportWithheldDocuments(t *testing.T) {
 		t.Fatalf("sources: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+func TestSyncHoldsBackAMassDeletionUntilConfirmed(t *testing.T) {
+	tb := newSyncTestbed(t)
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for _, name := range []string{"a.md", "b.md", "c.md", "d.md", "e.md"} {
+		tb.write(t, "docs/"+name, "# "+name+"\n\nTexto.\n", t0)
+	}
+	if code, out, errOut := tb.run(t, "sync"); code != 0 {
+		t.Fatalf("first sync: exit %d\n%s%s", code, out, errOut)
+	}
+	if err := os.RemoveAll(filepath.Join(tb.root, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := tb.run(t, "sync")
+	if code != 1 || !strings.Contains(out, "5 deletions held back") || !strings.Contains(errOut, "share: mass deletion held back: the listing of share would delete 5 of its 5 indexed documents (all of them)") ||
+		!strings.Contains(errOut, "cita sync --source share --allow-mass-delete") {
+		t.Fatalf("sync of the emptied share: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := tb.run(t, "sources"); code != 0 || !strings.Contains(out, "DELETIONS HELD BACK 5") {
+		t.Fatalf("sources after the held-back pass: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := tb.run(t, "sync", "--allow-mass-delete"); code == 0 || !strings.Contains(errOut, "give --source NAME") {
+		t.Fatalf("--allow-mass-delete without --source: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut = tb.run(t, "sync", "--source", "share", "--allow-mass-delete")
+	if code != 0 || !strings.Contains(out, "deleted 5") {
+		t.Fatalf("confirmed sync: exit %d\n%s%s", code, out, errOut)
+	}
+}

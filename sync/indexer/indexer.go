@@ -76,6 +76,12 @@ type Options struct {
 	// maintaining it row by row; default 500.
 	BulkThreshold int
 	DryRun        bool
+	// MaxDeleteFraction is the share of a source's documents a pass may delete; a pass that
+	// would delete more (beyond MassDeleteFloor documents), or all of them, deletes nothing.
+	// nil means DefaultMaxDeleteFraction.
+	MaxDeleteFraction *float64
+	// AllowMassDelete confirms this pass's deletions whatever their number.
+	AllowMassDelete bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
 }
@@ -123,6 +129,10 @@ type Report struct {
 	Took                                                        time.Duration
 	// BulkLoad is true when the run was a first, bulk load (vector index built once at the end).
 	BulkLoad bool
+	// Known is how many documents of the source were indexed before the pass.
+	Known int
+	// DeletesBlocked is how many deletions the mass-deletion guard held back (then Deleted is 0).
+	DeletesBlocked int
 }
 
 // prepared is an item read, extracted and chunked, waiting for its embeddings.
@@ -134,8 +144,10 @@ type prepared struct {
 }
 
 // Sync makes the source's indexed documents equal to items. complete says the listing finished
-// without error: only then are documents missing from it deleted. It returns an error only when
-// the index itself cannot be read or written; per-item problems are in Report.Failed.
+// without error: only then are documents missing from it deleted, and only when they are not a
+// mass deletion (see MaxDeleteFraction; Report.DeletesBlocked counts the deletions held back).
+// It returns an error only when the index itself cannot be read or written; per-item problems
+// are in Report.Failed and Report.Withheld.
 func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, complete bool) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Listed: len(items)}
@@ -146,6 +158,7 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 	if err != nil {
 		return nil, err
 	}
+	rep.Known = len(known)
 	if bl, ok := ix.store.(BulkLoader); ok && len(items) >= ix.opts.BulkThreshold && !ix.opts.DryRun {
 		has, err := bl.HasVectors(ctx)
 		if err != nil {
@@ -182,7 +195,7 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 				gone = append(gone, id)
 			}
 		}
-		if err := ix.deleteGone(ctx, source, gone, rep); err != nil {
+		if err := ix.deleteGone(ctx, source, gone, len(known), rep); err != nil {
 			return rep, err
 		}
 	}
@@ -242,22 +255,6 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 		}
 	}
 	return ix.writeBatch(ctx, source, batch, rep)
-}
-
-// deleteGone removes the given documents (sorted, deduplicated; a dry run only counts them).
-func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string, rep *Report) error {
-	slices.Sort(gone)
-	gone = slices.Compact(gone)
-	if len(gone) == 0 || ix.opts.DryRun {
-		rep.Deleted = len(gone)
-		return nil
-	}
-	n, err := ix.store.DeleteDocuments(ctx, source, gone)
-	if err != nil {
-		return err
-	}
-	rep.Deleted = int(n)
-	return nil
 }
 
 // compact folds the run's term-statistics deltas into the vocabulary when anything changed.

@@ -20,7 +20,7 @@ type Run struct {
 	DryRun     bool
 	StartedAt  time.Time
 	FinishedAt time.Time // zero while running, or when the process died mid-run
-	Complete   bool      // the listing finished, so deletions were applied
+	Complete   bool      // the listing finished, so deletions were applied unless DeletesBlocked
 	Listed     int
 	Added      int
 	Changed    int
@@ -29,7 +29,9 @@ type Run struct {
 	ACLOnly    int
 	Failed     int
 	Withheld   int // listed documents whose access could not be resolved: readable by nobody
-	Error      string
+	// DeletesBlocked is how many deletions the mass-deletion guard held back (Deleted is then 0).
+	DeletesBlocked int
+	Error          string
 }
 
 // Kinds of RunFailure.
@@ -69,9 +71,10 @@ func (h *History) start(ctx context.Context, source, mode string, dryRun bool) (
 func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure, withheld []indexer.Withheld) error {
 	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE sync_runs SET finished_at = now(), complete = $2, listed = $3, added = $4,
-			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10, withheld = $11
-			WHERE id = $1`,
-			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error, r.Withheld)
+			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10, withheld = $11,
+			deletes_blocked = $12 WHERE id = $1`,
+			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error, r.Withheld,
+			r.DeletesBlocked)
 		if err != nil {
 			return err
 		}
@@ -97,12 +100,12 @@ func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure,
 }
 
 const runColumns = `id, source, mode, dry_run, started_at, coalesce(finished_at, 'epoch'::timestamptz), complete,
-	listed, added, changed, unchanged, deleted, acl_only, failed, withheld, error`
+	listed, added, changed, unchanged, deleted, acl_only, failed, withheld, deletes_blocked, error`
 
 func scanRun(row pgx.Row) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.Source, &r.Mode, &r.DryRun, &r.StartedAt, &r.FinishedAt, &r.Complete,
-		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Withheld, &r.Error)
+		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Withheld, &r.DeletesBlocked, &r.Error)
 	if r.FinishedAt.Equal(time.Unix(0, 0)) {
 		r.FinishedAt = time.Time{}
 	}
