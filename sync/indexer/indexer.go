@@ -36,17 +36,6 @@ type Store interface {
 	CompactStats(ctx context.Context) (int64, error)
 }
 
-// BulkLoader is implemented by stores that load a first index faster by building the vector
-// index once at the end, and that keep the load's state where a crash cannot lose it.
-type BulkLoader interface {
-	HasVectors(ctx context.Context) (bool, error)
-	// BeginBulkLoad returns the function ending the load, or nil when no bulk load started
-	// (another one is running, or vectors exist): the caller then writes row by row.
-	BeginBulkLoad(ctx context.Context) (end func(context.Context) error, err error)
-	// RecoverBulkLoad finishes a bulk load whose process died, reporting whether there was one.
-	RecoverBulkLoad(ctx context.Context) (bool, error)
-}
-
 // Item is one document as a source lists it.
 type Item struct {
 	ExternalID  string    // stable id within the source: a relative path, a Drive file id, an S3 key
@@ -159,27 +148,19 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 		return nil, err
 	}
 	rep.Known = len(known)
-	if bl, ok := ix.store.(BulkLoader); ok && len(items) >= ix.opts.BulkThreshold && !ix.opts.DryRun {
-		has, err := bl.HasVectors(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !has {
-			end, err := bl.BeginBulkLoad(ctx)
-			if err != nil {
-				return nil, err
+	end, err := ix.beginBulkLoad(ctx, len(items))
+	if err != nil {
+		return nil, err
+	}
+	if end != nil {
+		rep.BulkLoad = true
+		// Finished whatever happens to the run, so the index never stays without its vector
+		// index or its statistics; a crash leaves that to the next start.
+		defer func() {
+			if err := end(context.WithoutCancel(ctx)); err != nil {
+				ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
 			}
-			if end != nil {
-				rep.BulkLoad = true
-				// Finished whatever happens to the run, so the index never stays without its
-				// vector index or its statistics; a crash leaves that to the next start.
-				defer func() {
-					if err := end(context.WithoutCancel(ctx)); err != nil {
-						ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
-					}
-				}()
-			}
-		}
+		}()
 	}
 	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
 		return rep, err
@@ -204,22 +185,6 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 	}
 	rep.Took = time.Since(start)
 	return rep, nil
-}
-
-// recoverBulkLoad finishes a bulk load that a dead process left, before this run writes.
-func (ix *Indexer) recoverBulkLoad(ctx context.Context) error {
-	bl, ok := ix.store.(BulkLoader)
-	if !ok || ix.opts.DryRun {
-		return nil
-	}
-	recovered, err := bl.RecoverBulkLoad(ctx)
-	if err != nil {
-		return err
-	}
-	if recovered {
-		ix.logger.WarnContext(ctx, "finished a bulk load interrupted by a crash: term statistics and vector index rebuilt")
-	}
-	return nil
 }
 
 // indexItems prepares each item (read, extract, chunk, or an in-place group change) and writes
@@ -323,25 +288,6 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 		chunks: chunks,
 		isNew:  !exists,
 	}, nil
-}
-
-// withhold makes an item whose access is unknown readable by nobody: its indexed version keeps
-// its chunks but loses its groups (at once, in the database) until a listing resolves its
-// access; a new item is not indexed. The default is "no": an item with no group and no reason
-// is withheld too.
-func (ix *Indexer) withhold(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) error {
-	state, exists := known[it.ExternalID]
-	reason := "no access group"
-	if it.AccessErr != nil {
-		reason = it.AccessErr.Error()
-	}
-	ix.logger.WarnContext(ctx, "document withheld: its access could not be resolved",
-		slog.String("source", source), slog.String("document", it.ExternalID), slog.Bool("indexed", exists), slog.String("reason", reason))
-	rep.Withheld = append(rep.Withheld, Withheld{ExternalID: it.ExternalID, Reason: reason})
-	if !exists || state.AccessError == reason || ix.opts.DryRun {
-		return nil
-	}
-	return ix.store.WithholdDocument(ctx, source, it.ExternalID, reason)
 }
 
 func (ix *Indexer) groupsOnly(ctx context.Context, source string, it Item, same bool, groups []string, rep *Report) error {
