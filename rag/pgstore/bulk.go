@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // bulkLockKey is the session advisory lock a bulk loader holds for its whole load, one per
@@ -36,7 +37,7 @@ func (s *Store) HasVectors(ctx context.Context) (bool, error) {
 // these rows too) or when the index already holds vectors of the model. An interrupted earlier
 // load is recovered first. It returns an error when the database cannot be read or written.
 func (s *Store) BeginBulkLoad(ctx context.Context) (end func(context.Context) error, err error) {
-	lock, ok, err := s.tryBulkLock(ctx)
+	lock, ok, err := s.tryBulkLock(ctx, beginLockWait)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (s *Store) RecoverBulkLoad(ctx context.Context) (bool, error) {
 
 // recoverBulkLoad is RecoverBulkLoad; live is the model of a load still running, or "".
 func (s *Store) recoverBulkLoad(ctx context.Context) (live string, recovered bool, err error) {
-	lock, ok, err := s.tryBulkLock(ctx)
+	lock, ok, err := s.tryBulkLock(ctx, 0)
 	if err != nil {
 		return "", false, err
 	}
@@ -167,21 +168,40 @@ func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
+// beginLockWait is how long BeginBulkLoad waits for the bulk-load lock: long enough to outlast
+// another process's check for an interrupted load, short enough not to wait out a running load
+// (the caller then writes row by row).
+const beginLockWait = 5 * time.Second
+
+// sqlstateLockNotAvailable is PostgreSQL's lock_not_available: lock_timeout expired.
+const sqlstateLockNotAvailable = "55P03"
+
 // bulkLock is the bulk-load advisory lock, held by a connection of its own: outside the pool,
-// so that holding it for a whole load takes no connection from the writers, and closed to
-// release it (ending the session ends its locks, whatever state the connection is in).
+// so that holding it for a whole load takes no connection from the writers.
 type bulkLock struct {
 	conn *pgx.Conn
 }
 
-// tryBulkLock takes the schema's bulk-load lock without waiting; ok is false when another
-// session holds it.
-func (s *Store) tryBulkLock(ctx context.Context) (lock *bulkLock, ok bool, err error) {
+// tryBulkLock takes the schema's bulk-load lock, waiting at most wait (0: not at all); ok is
+// false when another session holds it.
+func (s *Store) tryBulkLock(ctx context.Context, wait time.Duration) (lock *bulkLock, ok bool, err error) {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, false, fmt.Errorf("take bulk load lock: %w", err)
 	}
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(`+bulkLockKey+`)`).Scan(&ok); err != nil || !ok {
+	if wait <= 0 {
+		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(`+bulkLockKey+`)`).Scan(&ok)
+	} else {
+		// lock_timeout bounds the wait; the session is this lock's alone.
+		if _, err = conn.Exec(ctx, fmt.Sprintf("SET lock_timeout = %d", wait.Milliseconds())); err == nil {
+			_, err = conn.Exec(ctx, `SELECT pg_advisory_lock(`+bulkLockKey+`)`)
+			var pgErr *pgconn.PgError
+			if ok = err == nil; errors.As(err, &pgErr) && pgErr.Code == sqlstateLockNotAvailable {
+				err = nil
+			}
+		}
+	}
+	if err != nil || !ok {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		if err != nil {
 			return nil, false, fmt.Errorf("take bulk load lock: %w", err)
@@ -191,10 +211,16 @@ func (s *Store) tryBulkLock(ctx context.Context) (lock *bulkLock, ok bool, err e
 	return &bulkLock{conn: conn}, true, nil
 }
 
-// release ends the lock's session, which releases the lock.
+// release unlocks, then closes the lock's connection. The unlock makes the release immediate:
+// the server ends a closed session's locks only once its backend has exited, which a session
+// taking the lock right after could beat. A failed unlock still ends with the session.
 func (l *bulkLock) release(logger *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	var unlocked bool
+	if err := l.conn.QueryRow(ctx, `SELECT pg_advisory_unlock(`+bulkLockKey+`)`).Scan(&unlocked); err != nil || !unlocked {
+		logger.WarnContext(ctx, "bulk load lock not released by unlock; closing its session", slog.Any("error", err))
+	}
 	if err := l.conn.Close(ctx); err != nil {
 		logger.WarnContext(ctx, "close bulk load lock connection", slog.String("error", err.Error()))
 	}
