@@ -26,7 +26,8 @@ func Load(ctx context.Context, cfg Config) ([]Query, error) {
 	}
 	l := &loader{cfg: cfg, gen: newCorpusGen(uint64(cfg.Chunks)), writers: writers, progress: progress,
 		sampleEvery: max(1, cfg.Chunks/max(cfg.Queries, 1))}
-	if err := cfg.Store.BeginBulkLoad(ctx); err != nil {
+	end, err := cfg.Store.BeginBulkLoad(ctx)
+	if err != nil {
 		return nil, err
 	}
 	docs := (cfg.Chunks + chunksPerDoc - 1) / chunksPerDoc
@@ -34,8 +35,10 @@ func Load(ctx context.Context, cfg Config) ([]Query, error) {
 		return nil, err
 	}
 	progress("building the vector index and the term statistics")
-	if err := cfg.Store.EndBulkLoad(ctx); err != nil {
-		return nil, err
+	if end != nil {
+		if err := end(ctx); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Query, len(l.samples))
 	for i, s := range l.samples {
