@@ -3,6 +3,7 @@ package rag
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -14,8 +15,16 @@ import (
 // returns ErrNoScope for an empty scope.
 type ArmStore interface {
 	SearchVector(ctx context.Context, vec []float32, scope Scope, k int) ([]ArmHit, error)
-	SearchFTS(ctx context.Context, query string, scope Scope, k int) ([]ArmHit, []string, error)
+	SearchFTS(ctx context.Context, query FTSQuery, scope Scope, k int) ([]ArmHit, []string, error)
 	LoadHits(ctx context.Context, ids []int64, scope Scope) ([]Hit, error)
+}
+
+// FTSQuery is the full-text arm's query: the words as asked and, optionally, the query in the
+// other language, whose words count as a lower-weight alternative (AltWeight times their BM25).
+type FTSQuery struct {
+	Text      string
+	Alt       string
+	AltWeight float64
 }
 
 // HybridOptions tunes fusion. The zero value is not useful; start from DefaultHybridOptions.
@@ -29,6 +38,16 @@ type HybridOptions struct {
 	// ScoreAware scales each RRF contribution by the hit's normalised score in its arm (see
 	// FuseRRF).
 	ScoreAware bool
+	// Translator, when set, translates each query into the other language (Spanish <->
+	// English); the translation is searched too, under the same scope. nil, or a failing
+	// translator, means monolingual search.
+	Translator Translator
+	// TranslatedWeight is the weight of the translated words in the full-text arm, relative to
+	// the query's own words.
+	TranslatedWeight float64
+	// TranslateVector also embeds the translation: the vector arm searches the mean of the
+	// query's and the translation's vectors.
+	TranslateVector bool
 }
 
 // DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
@@ -40,6 +59,8 @@ func DefaultHybridOptions() HybridOptions {
 		Weights:          map[Arm]float64{ArmFTS: 1.0, ArmVector: 0.5},
 		IdentifierBoost:  2,
 		ScoreAware:       true,
+		TranslatedWeight: 0.7,
+		TranslateVector:  true,
 	}
 }
 
@@ -78,19 +99,24 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		return false
 	}
 	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
+	h.translate(ctx, req, &trace)
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	g, gctx := errgroup.WithContext(ctx)
 	if useArm(ArmVector) {
 		g.Go(func() error {
 			start := time.Now()
-			vecs, err := h.embedder.Embed(gctx, []string{req.Query})
+			texts := []string{req.Query}
+			if h.opts.TranslateVector && trace.Translated != "" {
+				texts = append(texts, trace.Translated)
+			}
+			vecs, err := h.embedder.Embed(gctx, texts)
 			if err != nil {
 				return fmt.Errorf("embed query: %w", err)
 			}
 			embedTook = time.Since(start)
 			start = time.Now()
-			vecHits, err = h.store.SearchVector(gctx, vecs[0], req.Scope, k)
+			vecHits, err = h.store.SearchVector(gctx, meanVector(vecs), req.Scope, k)
 			vecTook = time.Since(start)
 			return err
 		})
@@ -99,7 +125,8 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		g.Go(func() error {
 			start := time.Now()
 			var err error
-			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, req.Query, req.Scope, k)
+			q := FTSQuery{Text: req.Query, Alt: trace.Translated, AltWeight: h.opts.TranslatedWeight}
+			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, q, req.Scope, k)
 			ftsTook = time.Since(start)
 			return err
 		})
@@ -145,6 +172,56 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// translate fills in trace.Translated: the request's own translation, else the translator's.
+// A failing translator leaves it empty (the search stays monolingual) and is logged by the
+// translator; the search itself never fails for it.
+func (h *Hybrid) translate(ctx context.Context, req SearchRequest, trace *SearchTrace) {
+	from := AnswerLang(req.Query)
+	trace.TranslatedLang = OtherLang(from)
+	if req.Translation != "" {
+		trace.Translated = req.Translation
+		return
+	}
+	if h.opts.Translator == nil {
+		trace.TranslatedLang = ""
+		return
+	}
+	start := time.Now()
+	out, err := h.opts.Translator.Translate(ctx, req.Query, from, trace.TranslatedLang)
+	trace.Timings["translate"] = time.Since(start)
+	if err != nil || strings.TrimSpace(out) == "" {
+		trace.TranslatedLang = ""
+		return
+	}
+	trace.Translated = out
+}
+
+// meanVector returns the one vector given, or the normalised mean of several (a query and its
+// translation): near the documents of either language.
+func meanVector(vecs [][]float32) []float32 {
+	if len(vecs) == 1 {
+		return vecs[0]
+	}
+	out := make([]float32, len(vecs[0]))
+	for _, v := range vecs {
+		for i, x := range v {
+			out[i] += x
+		}
+	}
+	var norm float64
+	for _, x := range out {
+		norm += float64(x) * float64(x)
+	}
+	if norm == 0 {
+		return vecs[0]
+	}
+	scale := float32(1 / math.Sqrt(norm))
+	for i := range out {
+		out[i] *= scale
+	}
+	return out
 }
 
 // HasIdentifier reports whether the query holds a code or number people search verbatim: a word

@@ -37,11 +37,13 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
-	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
+	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3, and the translation's (translated=0.7, translated_vector=1) (for calibration)")
+	translator := fs.String("translator", "auto", "offline query translator for cross-lingual search: auto (Apertium when installed), apertium, freedict, both or off")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	e.translator = *translator
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
 	}
@@ -82,14 +84,21 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *weights != "" {
-		opts := rag.DefaultHybridOptions()
+		opts := a.hybridOptions()
 		for _, kv := range splitList(*weights) {
 			var arm string
 			var w float64
 			if _, err := fmt.Sscanf(strings.Replace(kv, "=", " ", 1), "%s %g", &arm, &w); err != nil {
 				return fmt.Errorf("--weights %q: want arm=weight", kv)
 			}
-			opts.Weights[rag.Arm(arm)] = w
+			switch arm {
+			case "translated": // the translated words' weight in the full-text arm
+				opts.TranslatedWeight = w
+			case "translated_vector": // 1: the vector arm embeds the translation too; 0: not
+				opts.TranslateVector = w > 0
+			default:
+				opts.Weights[rag.Arm(arm)] = w
+			}
 		}
 		a.search = rag.NewHybrid(a.store, a.embedder, opts)
 	}

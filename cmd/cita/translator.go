@@ -1,0 +1,54 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/translate"
+)
+
+// translatorKinds are the values of --translator.
+var translatorKinds = []string{"auto", "apertium", "freedict", "both", "off"}
+
+// newTranslator returns the offline query translator of the given kind and a function that
+// stops it. "auto" is Apertium when it is installed, else none. A kind whose data is missing
+// returns an error saying what to install; "off" returns nil.
+func newTranslator(kind string, logger *slog.Logger) (rag.Translator, func(), error) {
+	noop := func() {}
+	switch kind {
+	case "":
+		return newTranslator("auto", logger)
+	case "off":
+		return nil, noop, nil
+	case "auto", "apertium":
+		a, err := translate.NewApertium(translate.ApertiumOptions{Logger: logger})
+		if err != nil {
+			if kind == "auto" {
+				logger.Debug("no offline translator; searching monolingually", slog.String("reason", err.Error()))
+				return nil, noop, nil
+			}
+			return nil, noop, fmt.Errorf("%w (install the apertium and apertium-eng-spa packages: scripts/setup.sh)", err)
+		}
+		return a, func() { _ = a.Close() }, nil
+	case "freedict":
+		f, err := translate.LoadFreeDict("")
+		if err != nil {
+			return nil, noop, fmt.Errorf("%w (install dict-freedict-spa-eng and dict-freedict-eng-spa: scripts/setup.sh)", err)
+		}
+		return f, noop, nil
+	case "both":
+		a, stop, err := newTranslator("apertium", logger)
+		if err != nil {
+			return nil, noop, err
+		}
+		f, _, err := newTranslator("freedict", logger)
+		if err != nil {
+			stop()
+			return nil, noop, err
+		}
+		return translate.Merged{a, f}, stop, nil
+	}
+	return nil, noop, errors.New("--translator: use one of auto, apertium, freedict, both, off")
+}
