@@ -38,7 +38,7 @@ func TestTranslatedQueryFindsDocumentsInTheOtherLanguage(t *testing.T) {
 	b := setup(t)
 	seedCorpus(t, b)
 	tr := fixedTranslations(map[string]string{
-		"How many vacation days do I get per year?": "Cuántos días de vacaciones cojo por año?",
+		"How many vacation days do I get per year?":           "Cuántos días de vacaciones cojo por año?",
 		"¿Cuántos días a la semana puedo trabajar en remoto?": "How many days to the week can work in remote?",
 	})
 	all := rag.MustScope("everyone", "engineering", "hr")
