@@ -1,6 +1,9 @@
 package rag
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // ChatMessage is one message of a chat completion request.
 type ChatMessage struct {
@@ -13,6 +16,15 @@ type ChatRequest struct {
 	Messages    []ChatMessage
 	MaxTokens   int
 	Temperature float32
+	// JSONSchema, when set, asks for a reply that is one JSON object matching it (structured
+	// output). A server may ignore it and reply with text: callers parse the reply defensively.
+	JSONSchema *JSONSchema
+}
+
+// JSONSchema names a JSON Schema for structured output.
+type JSONSchema struct {
+	Name   string // letters, digits, _ and -
+	Schema json.RawMessage
 }
 
 // ChatResponse is a finished completion with its token accounting.

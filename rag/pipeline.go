@@ -29,6 +29,20 @@ type Rewriter interface {
 	Rewrite(ctx context.Context, question string, history []Turn) (string, error)
 }
 
+// Rewritten is a standalone query and, when the rewriter wrote it too, the same query in the
+// other language (Spanish or English).
+type Rewritten struct {
+	Query       string
+	Translation string
+}
+
+// TranslatingRewriter is a Rewriter that can also write the standalone query in the other
+// language in the same step (the model rewriter does, in one call). The pipeline searches both
+// under the same scope.
+type TranslatingRewriter interface {
+	RewriteTranslated(ctx context.Context, question string, history []Turn) (Rewritten, error)
+}
+
 // PipelineOptions tunes retrieval, context assembly and abstention.
 type PipelineOptions struct {
 	Retrieve      int     // hits retrieved; default 8
@@ -104,14 +118,15 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		return nil, ErrNoScope
 	}
 	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
+	var translation string
 	if p.rewriter != nil && len(q.History) > 0 {
 		start := time.Now()
-		rewritten, err := p.rewriter.Rewrite(ctx, q.Text, q.History)
+		rw, err := p.rewrite(ctx, q.Text, q.History)
 		ans.Timings["rewrite"] = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("rewrite follow-up: %w", err)
 		}
-		ans.StandaloneQuery = rewritten
+		ans.StandaloneQuery, translation = rw.Query, rw.Translation
 	}
 	// Everything after the rewrite depends only on the standalone query, the scope and the
 	// language, so a follow-up is cached under its standalone query.
@@ -119,22 +134,32 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
 		return hit, nil
 	}
-	if err := p.answerFresh(ctx, q.Scope, ans, onDelta); err != nil {
+	if err := p.answerFresh(ctx, q.Scope, ans, translation, onDelta); err != nil {
 		return nil, err
 	}
 	p.cacheStore(ctx, key, ans)
 	return ans, nil
 }
 
+// rewrite runs the rewriter, asking a TranslatingRewriter for the translation too.
+func (p *Pipeline) rewrite(ctx context.Context, question string, history []Turn) (Rewritten, error) {
+	if tr, ok := p.rewriter.(TranslatingRewriter); ok {
+		return tr.RewriteTranslated(ctx, question, history)
+	}
+	q, err := p.rewriter.Rewrite(ctx, question, history)
+	return Rewritten{Query: q}, err
+}
+
 // answerFresh searches, guards, composes and verifies ans.StandaloneQuery under scope, filling
-// in ans. An abstention is a filled-in ans, not an error.
-func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) error {
+// in ans; translation, when the rewriter wrote one, is searched too. An abstention is a
+// filled-in ans, not an error.
+func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, translation string, onDelta func(string)) error {
 	limit := p.opts.Retrieve
 	if p.opts.Reranker != nil {
 		limit = max(limit, p.opts.RerankTopN)
 	}
 	start := time.Now()
-	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Scope: scope, Limit: limit})
+	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Translation: translation, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -145,7 +170,8 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		abstain(ans, "no_results", "", onDelta)
 		return nil
 	}
-	ans.Evidence = Evidence(ans.StandaloneQuery, res.Hits)
+	// A question answered by passages in the other language is judged by its translation too.
+	ans.Evidence = max(Evidence(ans.StandaloneQuery, res.Hits), Evidence(res.Trace.Translated, res.Hits))
 	if ans.Evidence < p.opts.MinEvidence {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
