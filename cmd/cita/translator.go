@@ -13,8 +13,9 @@ import (
 var translatorKinds = []string{"auto", "apertium", "freedict", "both", "off"}
 
 // newTranslator returns the offline query translator of the given kind and a function that
-// stops it. "auto" is Apertium when it is installed, else none. A kind whose data is missing
-// returns an error saying what to install; "off" returns nil.
+// stops it. "auto" is Apertium when it is installed, else FreeDict's dictionaries when they
+// are (word by word: weaker, see README "Retrieval quality"), else none. A kind whose data is
+// missing returns an error saying what to install; "off" returns nil.
 func newTranslator(kind string, logger *slog.Logger) (rag.Translator, func(), error) {
 	noop := func() {}
 	switch kind {
@@ -22,13 +23,19 @@ func newTranslator(kind string, logger *slog.Logger) (rag.Translator, func(), er
 		return newTranslator("auto", logger)
 	case "off":
 		return nil, noop, nil
-	case "auto", "apertium":
+	case "auto":
+		if t, stop, err := newTranslator("apertium", logger); err == nil {
+			return t, stop, nil
+		}
+		if t, stop, err := newTranslator("freedict", logger); err == nil {
+			logger.Debug("Apertium is not installed; translating queries word by word with FreeDict")
+			return t, stop, nil
+		}
+		logger.Debug("no offline translator installed; searching monolingually")
+		return nil, noop, nil
+	case "apertium":
 		a, err := translate.NewApertium(translate.ApertiumOptions{Logger: logger})
 		if err != nil {
-			if kind == "auto" {
-				logger.Debug("no offline translator; searching monolingually", slog.String("reason", err.Error()))
-				return nil, noop, nil
-			}
 			return nil, noop, fmt.Errorf("%w (install the apertium and apertium-eng-spa packages: scripts/setup.sh)", err)
 		}
 		return a, func() { _ = a.Close() }, nil
