@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,7 +33,7 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if query.AltWeight > 0 {
 		alt = queryWords(query.Alt)
 	}
-	terms, err := s.lookupTerms(ctx, append(asked, alt...), len(asked), scope.Groups())
+	terms, err := s.lookupTerms(ctx, append(asked, alt...), fuzzyWords(asked, alt), scope.Groups())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,6 +110,30 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		hits[i].Rank = i + 1
 	}
 	return hits, labels, nil
+}
+
+// fuzzyWords says which words may be corrected when the index lacks them: without a
+// translation, all of them (typos); with one, only the asked words the translation repeats as
+// they were, which the translator did not know either (typos, names), never the translation's.
+// A word it did translate is a real word of the question's language, found through its
+// translation; "correcting" it into the other language's vocabulary ("sacks" into "sac") only
+// adds noise.
+func fuzzyWords(asked, alt []string) []bool {
+	out := make([]bool, len(asked)+len(alt))
+	if len(alt) == 0 {
+		for i := range out {
+			out[i] = true
+		}
+		return out
+	}
+	repeated := map[string]bool{}
+	for _, w := range alt {
+		repeated[strings.ToLower(w)] = true
+	}
+	for i, w := range asked {
+		out[i] = repeated[strings.ToLower(w)]
+	}
+	return out
 }
 
 // weighTranslated scales the weight of the terms of translated words (Word > nQuery) and drops

@@ -112,3 +112,37 @@ func TestFailingTranslatorLeavesSearchMonolingual(t *testing.T) {
 		}
 	}
 }
+
+func TestTranslatedQueryCorrectsOnlyWordsTheTranslatorDidNotKnow(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	seedCorpus(t, b)
+	all := rag.MustScope("everyone", "engineering", "hr")
+	h := b.hybridWith(fixedTranslations(map[string]string{
+		// A typo the translator did not know either comes back as it was: it is corrected.
+		"feria de agronegosios": "fair of agronegosios",
+		// Words it translated are found through their translation, not "corrected" into the
+		// other language's vocabulary.
+		"How many holiday days do employees accumulate?": "Cuántos días de vacaciones acumulan los empleados?",
+	}))
+	res, err := h.Search(context.Background(), rag.SearchRequest{Query: "feria de agronegosios", Scope: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := topPath(t, res); got != "ferias.md" || !slices.ContainsFunc(res.Trace.Terms, func(s string) bool { return strings.HasPrefix(s, "~agronegoci") }) {
+		t.Errorf("typo with a translation: top %s, terms %v; want ferias.md through ~agronegoci", got, res.Trace.Terms)
+	}
+	res, err = h.Search(context.Background(), rag.SearchRequest{Query: "How many holiday days do employees accumulate?", Scope: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range res.Trace.Terms {
+		if strings.HasPrefix(term, "~") {
+			t.Errorf("translated words were fuzzy-expanded: terms %v", res.Trace.Terms)
+			break
+		}
+	}
+	if got := topPath(t, res); got != "vacaciones.md" {
+		t.Errorf("top %s, want vacaciones.md (terms %v)", got, res.Trace.Terms)
+	}
+}

@@ -81,10 +81,10 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 	return a, nil
 }
 
-// Translate implements rag.Translator: it returns text in language to, with the words Apertium
-// did not know left out (names, codes: the original query already holds them). It returns
-// ErrUnsupported for a pair other than es-en and en-es, and an error when the pipeline fails or
-// takes longer than the timeout.
+// Translate implements rag.Translator: it returns text in language to. Words Apertium does not
+// know (names, codes, typos) come back as they were, without its marks, so a caller can tell
+// them from translated ones. It returns ErrUnsupported for a pair other than es-en and en-es,
+// and an error when the pipeline fails or takes longer than the timeout.
 func (a *Apertium) Translate(ctx context.Context, text, from, to string) (string, error) {
 	p := a.pipes[from+"-"+to]
 	if p == nil {
@@ -98,7 +98,7 @@ func (a *Apertium) Translate(ctx context.Context, text, from, to string) (string
 	if err != nil {
 		return "", err
 	}
-	return dropUnknown(out), nil
+	return stripMarks(out), nil
 }
 
 // Warm starts both pipelines now, so the first question does not wait for the programs to load
@@ -130,22 +130,16 @@ func streamSafe(text string) string {
 	}), " ")
 }
 
-// dropUnknown removes the words Apertium did not translate: unknown to its analyser
-// ("*Kubernetes") or to its bilingual dictionary ("@palabra"); they are copies of the query's own
-// words. A word it translated but could not inflect ("#derribo") keeps its lemma.
-func dropUnknown(out string) string {
+// stripMarks removes Apertium's marks from its output: "*" before a word its analyser does not
+// know ("*Kubernetes"), "@" before one its bilingual dictionary lacks, "#" before one it could
+// not inflect. The words stay.
+func stripMarks(out string) string {
 	words := strings.Fields(out)
 	kept := words[:0]
 	for _, w := range words {
-		switch w[0] {
-		case '*', '@':
-			continue
-		case '#':
-			if w = w[1:]; w == "" {
-				continue
-			}
+		if w = strings.TrimLeft(w, "*@#"); w != "" {
+			kept = append(kept, w)
 		}
-		kept = append(kept, w)
 	}
 	return strings.Join(kept, " ")
 }

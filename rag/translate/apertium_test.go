@@ -23,8 +23,8 @@ func TestApertiumTranslatesQuestions(t *testing.T) {
 		{"¿Cuántos días de vacaciones tengo en Madrid?", "es", "en", []string{"days", "Madrid"}, []string{"vacaciones"}},
 		{"How many vacation days do I get per year?", "en", "es", []string{"vacaciones", "días", "año"}, []string{"vacation"}},
 		{"Who approves a deployment to production?", "en", "es", []string{"aprueba", "despliegue", "producción"}, nil},
-		// Words Apertium does not know are left out: the query itself still holds them.
-		{"¿Qué hace Kubernetes con ERR_4402?", "es", "en", []string{"What", "does"}, []string{"Kubernetes", "ERR_4402", "*"}},
+		// Words Apertium does not know (names, codes, typos) come back as they were, unmarked.
+		{"¿Qué hace Kubernetes con ERR_4402 y agronegosios?", "es", "en", []string{"What", "Kubernetes", "ERR_4402", "agronegosios"}, []string{"*", "#", "@"}},
 	}
 	for _, c := range cases {
 		got, err := a.Translate(context.Background(), c.text, c.from, c.to)

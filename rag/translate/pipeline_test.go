@@ -181,12 +181,12 @@ func TestSplitPipeline(t *testing.T) {
 	}
 }
 
-func TestStreamSafeAndDropUnknown(t *testing.T) {
+func TestStreamSafeAndStripMarks(t *testing.T) {
 	t.Parallel()
 	if got := streamSafe("¿Cuánto  cuesta [x] $foo^bar/baz\n@a<b>{c}*d#e\x00?"); got != "¿Cuánto cuesta x foo bar baz a b c d e ?" {
 		t.Errorf("streamSafe = %q", got)
 	}
-	if got := dropUnknown("How many *derribos noted #luke @palabra in 2015 ?"); got != "How many noted luke in 2015 ?" {
-		t.Errorf("dropUnknown = %q", got)
+	if got := stripMarks("How many *derribos noted #luke @palabra in 2015 ? * #"); got != "How many derribos noted luke palabra in 2015 ?" {
+		t.Errorf("stripMarks = %q", got)
 	}
 }
