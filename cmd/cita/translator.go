@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/translate"
@@ -58,4 +60,20 @@ func newTranslator(kind string, logger *slog.Logger) (rag.Translator, func(), er
 		return translate.Merged{a, f}, stop, nil
 	}
 	return nil, noop, errors.New("--translator: use one of auto, apertium, freedict, both, off")
+}
+
+// warmTranslator starts the translator's processes now (when it has any), so the first question
+// does not wait for them to load their data; a failure is logged, and queries retry later.
+func (a *app) warmTranslator(ctx context.Context, logger *slog.Logger) {
+	w, ok := a.translator.(interface{ Warm(context.Context) error })
+	if !ok {
+		return
+	}
+	start := time.Now()
+	if err := w.Warm(ctx); err != nil {
+		logger.WarnContext(ctx, "offline translator did not start; search stays monolingual until it does",
+			slog.String("error", err.Error()), slog.String("fix", translationInstall))
+		return
+	}
+	logger.InfoContext(ctx, "offline translator ready", slog.Duration("took", time.Since(start)))
 }

@@ -129,3 +129,27 @@ func TestNewApertiumSaysWhatIsMissing(t *testing.T) {
 		t.Errorf("NewApertium on an empty folder = %v, want an error naming the missing mode", err)
 	}
 }
+
+// BenchmarkApertiumTranslate measures one warm query through the kept-alive pipeline: the cost
+// cross-lingual search adds to each question (go test -bench Apertium ./rag/translate/).
+func BenchmarkApertiumTranslate(b *testing.B) {
+	a, err := translate.NewApertium(translate.ApertiumOptions{})
+	if err != nil {
+		b.Skipf("Apertium is not installed (%v): run scripts/setup.sh", err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	if err := a.Warm(ctx); err != nil {
+		b.Fatal(err)
+	}
+	queries := [][3]string{
+		{"¿Cuántos días de vacaciones tengo al año en Madrid?", "es", "en"},
+		{"Who approves a deployment to production?", "en", "es"},
+	}
+	for i := 0; b.Loop(); i++ {
+		q := queries[i%len(queries)]
+		if _, err := a.Translate(ctx, q[0], q[1], q[2]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
