@@ -45,22 +45,23 @@ type HybridOptions struct {
 	// TranslatedWeight is the weight of the translated words in the full-text arm, relative to
 	// the query's own words.
 	TranslatedWeight float64
-	// TranslateVector also embeds the translation: the vector arm searches the mean of the
-	// query's and the translation's vectors.
-	TranslateVector bool
+	// TranslatedVectorWeight also embeds the translation: the vector arm searches the
+	// normalised sum of the query's vector and this many times the translation's. 0 means the
+	// vector arm searches the query alone.
+	TranslatedVectorWeight float64
 }
 
 // DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
 // quality"): the full-text arm leads, the vector arm adds recall for paraphrases and typos.
 func DefaultHybridOptions() HybridOptions {
 	return HybridOptions{
-		CandidatesPerArm: 50,
-		Limit:            10,
-		Weights:          map[Arm]float64{ArmFTS: 1.0, ArmVector: 0.5},
-		IdentifierBoost:  2,
-		ScoreAware:       true,
-		TranslatedWeight: 0.7,
-		TranslateVector:  true,
+		CandidatesPerArm:       50,
+		Limit:                  10,
+		Weights:                map[Arm]float64{ArmFTS: 1.0, ArmVector: 0.5},
+		IdentifierBoost:        2,
+		ScoreAware:             true,
+		TranslatedWeight:       0.7,
+		TranslatedVectorWeight: 1,
 	}
 }
 
@@ -107,7 +108,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		g.Go(func() error {
 			start := time.Now()
 			texts := []string{req.Query}
-			if h.opts.TranslateVector && trace.Translated != "" {
+			if h.opts.TranslatedVectorWeight > 0 && trace.Translated != "" {
 				texts = append(texts, trace.Translated)
 			}
 			vecs, err := h.embedder.Embed(gctx, texts)
@@ -116,7 +117,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			}
 			embedTook = time.Since(start)
 			start = time.Now()
-			vecHits, err = h.store.SearchVector(gctx, meanVector(vecs), req.Scope, k)
+			vecHits, err = h.store.SearchVector(gctx, blendVectors(vecs, h.opts.TranslatedVectorWeight), req.Scope, k)
 			vecTook = time.Since(start)
 			return err
 		})
@@ -178,37 +179,37 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 // A failing translator leaves it empty (the search stays monolingual) and is logged by the
 // translator; the search itself never fails for it.
 func (h *Hybrid) translate(ctx context.Context, req SearchRequest, trace *SearchTrace) {
-	from := AnswerLang(req.Query)
-	trace.TranslatedLang = OtherLang(from)
+	from, sure := QueryLang(req.Query)
 	if req.Translation != "" {
-		trace.Translated = req.Translation
+		trace.Translated, trace.TranslatedLang = req.Translation, OtherLang(from)
 		return
 	}
 	if h.opts.Translator == nil {
-		trace.TranslatedLang = ""
 		return
 	}
 	start := time.Now()
-	out, err := h.opts.Translator.Translate(ctx, req.Query, from, trace.TranslatedLang)
-	trace.Timings["translate"] = time.Since(start)
-	if err != nil || strings.TrimSpace(out) == "" {
-		trace.TranslatedLang = ""
+	defer func() { trace.Timings["translate"] = time.Since(start) }()
+	out, err := h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
+	if err == nil && !sure && sameWords(out, req.Query) {
+		// A short query may be in either language: nothing translated means the other way.
+		from = OtherLang(from)
+		out, err = h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
+	}
+	if err != nil || strings.TrimSpace(out) == "" || sameWords(out, req.Query) {
 		return
 	}
-	trace.Translated = out
+	trace.Translated, trace.TranslatedLang = out, OtherLang(from)
 }
 
-// meanVector returns the one vector given, or the normalised mean of several (a query and its
-// translation): near the documents of either language.
-func meanVector(vecs [][]float32) []float32 {
+// blendVectors returns the one vector given, or the normalised sum of the first (the query's)
+// and weight times the second (its translation's): near the documents of either language.
+func blendVectors(vecs [][]float32, weight float64) []float32 {
 	if len(vecs) == 1 {
 		return vecs[0]
 	}
 	out := make([]float32, len(vecs[0]))
-	for _, v := range vecs {
-		for i, x := range v {
-			out[i] += x
-		}
+	for i := range out {
+		out[i] = vecs[0][i] + float32(weight)*vecs[1][i]
 	}
 	var norm float64
 	for _, x := range out {

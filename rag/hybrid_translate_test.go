@@ -120,3 +120,43 @@ func TestHybridWithoutWorkingTranslatorIsMonolingual(t *testing.T) {
 		}
 	}
 }
+
+func TestHybridTranslatesShortQueriesTheWayThatChangesThem(t *testing.T) {
+	t.Parallel()
+	// A fake Apertium: it knows "vacaciones" in Spanish and "coffee" in English, and returns
+	// words it does not know as they were.
+	var asked []string
+	tr := translatorFunc(func(_ context.Context, text, from, to string) (string, error) {
+		asked = append(asked, from+"-"+to)
+		switch {
+		case from == "es" && text == "vacaciones":
+			return "holidays", nil
+		case from == "en" && text == "How much does the Nariño coffee cost?":
+			return "Cuánto cuesta el café Nariño?", nil
+		}
+		return text, nil
+	})
+	cases := []struct {
+		query, wantFrom, wantTranslated string
+		wantAsked                       []string
+	}{
+		{"vacaciones", "es", "holidays", []string{"en-es", "es-en"}},
+		// The ñ of a name does not make an English question Spanish.
+		{"How much does the Nariño coffee cost?", "en", "Cuánto cuesta el café Nariño?", []string{"en-es"}},
+		// Nothing translatable either way: searched as it is.
+		{"ERR_4402", "", "", []string{"en-es", "es-en"}},
+	}
+	for _, c := range cases {
+		asked = nil
+		opts := DefaultHybridOptions()
+		opts.Translator = tr
+		res, err := NewHybrid(&fakeArmStore{}, &recordingEmbedder{}, opts).Search(context.Background(), SearchRequest{Query: c.query, Scope: MustScope("everyone")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Trace.Translated != c.wantTranslated || (c.wantFrom != "" && res.Trace.TranslatedLang != OtherLang(c.wantFrom)) || !slices.Equal(asked, c.wantAsked) {
+			t.Errorf("%q: translated %q into %q after asking %v; want %q from %s after %v",
+				c.query, res.Trace.Translated, res.Trace.TranslatedLang, asked, c.wantTranslated, c.wantFrom, c.wantAsked)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package rag
 
-import "context"
+import (
+	"context"
+	"slices"
+
+	"github.com/citahq/cita/rag/lang"
+)
 
 // Translator translates a search query between Spanish ("es") and English ("en"), so a question
 // in one language finds documents written in the other. Implementations live in rag/translate.
@@ -17,4 +22,26 @@ func OtherLang(lang string) string {
 		return "en"
 	}
 	return "es"
+}
+
+// QueryLang returns the language of a query, "es" or "en", and whether the text said so
+// clearly: short queries often do not ("vacaciones", "deploy"), and then it guesses as
+// AnswerLang does. Names do not decide it: "How much does the Nariño coffee cost?" is English.
+func QueryLang(q string) (code string, sure bool) {
+	switch lang.Detect(q) {
+	case lang.Spanish:
+		return "es", true
+	case lang.English:
+		return "en", true
+	}
+	return AnswerLang(q), false
+}
+
+// sameWords reports whether a and b hold the same content words: a "translation" that changed
+// nothing.
+func sameWords(a, b string) bool {
+	wa, wb := ContentTokens(a), ContentTokens(b)
+	slices.Sort(wa)
+	slices.Sort(wb)
+	return slices.Equal(wa, wb)
 }

@@ -29,9 +29,9 @@ type app struct {
 	store    *pgstore.Store
 	embedder embedder
 	search   *rag.Hybrid
-	// translator translates queries for cross-lingual search; nil when none is installed.
-	translator     rag.Translator
-	stopTranslator func()
+	// translator translates queries for cross-lingual search; its Translator is nil when none
+	// is installed.
+	translator offlineTranslator
 }
 
 // loadConfig reads the configuration file named by --config (none is fine).
@@ -88,12 +88,12 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 		pool.Close()
 		return nil, err
 	}
-	tr, stopTr, err := newTranslator(e.translator, e.logger)
+	tr, err := newTranslator(e.translator, e.logger)
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	a := &app{cfg: cfg, pool: pool, store: store, embedder: emb, translator: tr, stopTranslator: stopTr}
+	a := &app{cfg: cfg, pool: pool, store: store, embedder: emb, translator: tr}
 	a.search = rag.NewHybrid(store, emb, a.hybridOptions())
 	return a, nil
 }
@@ -101,12 +101,12 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 // hybridOptions are the default fusion options with the app's translator.
 func (a *app) hybridOptions() rag.HybridOptions {
 	opts := rag.DefaultHybridOptions()
-	opts.Translator = a.translator
+	opts.Translator = a.translator.Translator
 	return opts
 }
 
 func (a *app) Close() {
-	a.stopTranslator()
+	a.translator.stop()
 	a.pool.Close()
 }
 

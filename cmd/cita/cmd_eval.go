@@ -94,8 +94,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			switch arm {
 			case "translated": // the translated words' weight in the full-text arm
 				opts.TranslatedWeight = w
-			case "translated_vector": // 1: the vector arm embeds the translation too; 0: not
-				opts.TranslateVector = w > 0
+			case "translated_vector": // the translation's weight in the vector arm's query vector
+				opts.TranslatedVectorWeight = w
 			default:
 				opts.Weights[rag.Arm(arm)] = w
 			}

@@ -39,8 +39,9 @@ func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 		variant += " rerank:" + r.Flavor + "/" + r.Model
 	}
 	if a.cfg.Cache.On() {
-		// The variant keeps answers of another model, embedder or reranker from being served.
-		variant += " embed:" + a.embedder.Info().Model
+		// The variant keeps answers of another model, embedder, reranker or translator from
+		// being served.
+		variant += " embed:" + a.embedder.Info().Model + " translate:" + a.translator.name
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
 			Variant: variant}, e.logger)
 	}

@@ -11,61 +11,65 @@ import (
 	"github.com/citahq/cita/rag/translate"
 )
 
-// translatorKinds are the values of --translator.
-var translatorKinds = []string{"auto", "apertium", "freedict", "both", "off"}
+// offlineTranslator is the wired query translator: nil when none, with the name of its kind
+// ("apertium", "freedict", "both" or "none": part of the answer cache's variant) and the
+// function that stops it.
+type offlineTranslator struct {
+	rag.Translator
+	name string
+	stop func()
+}
 
-// newTranslator returns the offline query translator of the given kind and a function that
-// stops it. "auto" is Apertium when it is installed, else FreeDict's dictionaries when they
-// are (word by word: weaker, see README "Retrieval quality"), else none. A kind whose data is
-// missing returns an error saying what to install; "off" returns nil.
-func newTranslator(kind string, logger *slog.Logger) (rag.Translator, func(), error) {
-	noop := func() {}
+// newTranslator returns the offline query translator of the given kind. "auto" (or "") is
+// Apertium when it is installed, else FreeDict's dictionaries when they are (word by word:
+// weaker, see README "Retrieval quality"), else none. A kind whose data is missing returns an
+// error saying what to install; "off" returns none.
+func newTranslator(kind string, logger *slog.Logger) (offlineTranslator, error) {
+	none := offlineTranslator{name: "none", stop: func() {}}
 	switch kind {
-	case "":
-		return newTranslator("auto", logger)
-	case "off":
-		return nil, noop, nil
-	case "auto":
-		if t, stop, err := newTranslator("apertium", logger); err == nil {
-			return t, stop, nil
+	case "", "auto":
+		if t, err := newTranslator("apertium", logger); err == nil {
+			return t, nil
 		}
-		if t, stop, err := newTranslator("freedict", logger); err == nil {
+		if t, err := newTranslator("freedict", logger); err == nil {
 			logger.Debug("Apertium is not installed; translating queries word by word with FreeDict")
-			return t, stop, nil
+			return t, nil
 		}
 		logger.Debug("no offline translator installed; searching monolingually")
-		return nil, noop, nil
+		return none, nil
+	case "off":
+		return none, nil
 	case "apertium":
 		a, err := translate.NewApertium(translate.ApertiumOptions{Logger: logger})
 		if err != nil {
-			return nil, noop, fmt.Errorf("%w (install the apertium and apertium-eng-spa packages: scripts/setup.sh)", err)
+			return none, fmt.Errorf("%w (install the apertium and apertium-eng-spa packages: scripts/setup.sh)", err)
 		}
-		return a, func() { _ = a.Close() }, nil
+		return offlineTranslator{Translator: a, name: kind, stop: func() { _ = a.Close() }}, nil
 	case "freedict":
 		f, err := translate.LoadFreeDict("")
 		if err != nil {
-			return nil, noop, fmt.Errorf("%w (install dict-freedict-spa-eng and dict-freedict-eng-spa: scripts/setup.sh)", err)
+			return none, fmt.Errorf("%w (install dict-freedict-spa-eng and dict-freedict-eng-spa: scripts/setup.sh)", err)
 		}
-		return f, noop, nil
+		return offlineTranslator{Translator: f, name: kind, stop: func() {}}, nil
 	case "both":
-		a, stop, err := newTranslator("apertium", logger)
+		a, err := newTranslator("apertium", logger)
 		if err != nil {
-			return nil, noop, err
+			return none, err
 		}
-		f, _, err := newTranslator("freedict", logger)
+		f, err := newTranslator("freedict", logger)
 		if err != nil {
-			stop()
-			return nil, noop, err
+			a.stop()
+			return none, err
 		}
-		return translate.Merged{a, f}, stop, nil
+		return offlineTranslator{Translator: translate.Merged{a.Translator, f.Translator}, name: kind, stop: a.stop}, nil
 	}
-	return nil, noop, errors.New("--translator: use one of auto, apertium, freedict, both, off")
+	return none, errors.New("--translator: use one of auto, apertium, freedict, both, off")
 }
 
 // warmTranslator starts the translator's processes now (when it has any), so the first question
 // does not wait for them to load their data; a failure is logged, and queries retry later.
 func (a *app) warmTranslator(ctx context.Context, logger *slog.Logger) {
-	w, ok := a.translator.(interface{ Warm(context.Context) error })
+	w, ok := a.translator.Translator.(interface{ Warm(context.Context) error })
 	if !ok {
 		return
 	}
