@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-
 	"fmt"
 	"io"
 	"log/slog"
@@ -80,6 +79,7 @@ func (p *pipeline) translate(ctx context.Context, line string, timeout, startTim
 		}
 		timeout = startTimeout
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
@@ -110,9 +110,12 @@ func (p *pipeline) translate(ctx context.Context, line string, timeout, startTim
 	case <-ctx.Done():
 		p.stop() // unblocks the goroutine: its pipes close
 		<-done
-		p.logger.WarnContext(ctx, "apertium query timed out; restarting the translator on the next query",
-			slog.String("mode", p.mode), slog.String("error", ctx.Err().Error()))
-		return "", fmt.Errorf("apertium %s: %w", p.mode, ctx.Err())
+		err := fmt.Errorf("apertium %s: no answer within %s: %w", p.mode, timeout, ctx.Err())
+		if parent.Err() != nil {
+			return "", fmt.Errorf("apertium %s: %w", p.mode, parent.Err()) // the caller gave up: not the pipeline's fault
+		}
+		p.markDown(err) // a stuck pipeline must not hold every question for its timeout
+		return "", err
 	}
 }
 

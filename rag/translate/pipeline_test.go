@@ -121,6 +121,24 @@ func TestPipelineTimeoutKillsAndReaps(t *testing.T) {
 	if p.pids() != nil {
 		t.Error("pipeline still marked running after a timeout")
 	}
+	// It stays down for the backoff: a stuck translator must not hold every question.
+	start = time.Now()
+	if _, err := p.translate(context.Background(), "next", time.Second, 5*time.Second); err == nil || time.Since(start) > time.Second {
+		t.Errorf("query after a timeout = %v after %v, want a fast 'down' error", err, time.Since(start))
+	}
+}
+
+func TestPipelineCallerCancelIsNotAFault(t *testing.T) {
+	t.Parallel()
+	p := fakePipeline(t, "sleep", "60")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := p.translate(ctx, "abandoned", time.Second, 5*time.Second); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("translate = %v, want the caller's deadline", err)
+	}
+	if !p.downAt.IsZero() {
+		t.Error("the caller's deadline marked the pipeline down")
+	}
 }
 
 func TestPipelineConcurrentQueriesGetTheirOwnAnswers(t *testing.T) {
