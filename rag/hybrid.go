@@ -61,7 +61,7 @@ func DefaultHybridOptions() HybridOptions {
 		IdentifierBoost:        2,
 		ScoreAware:             true,
 		TranslatedWeight:       0.7,
-		TranslatedVectorWeight: 1,
+		TranslatedVectorWeight: 0.7,
 	}
 }
 
