@@ -21,8 +21,9 @@ func init() {
 Indexes the dataset's corpus.jsonl into an isolated namespace (a schema of its own that neither
 sees nor touches your documents, dropped afterwards), runs queries.jsonl, and scores the rankings
 against qrels/test.tsv: nDCG@10, Recall@10, MRR@10, Recall@100, and query latency p50/p95 for each
-mode. Queries with a "history" field are rewritten into standalone queries first. --json prints
-one JSON object per mode.
+mode. Queries with a "history" field are rewritten into standalone queries first. Search runs
+as cita is wired, with the offline translator for cross-lingual search when it is installed;
+--translator compares the translators (or turns it off). --json prints one JSON object per mode.
 
 Flags:
 `,
