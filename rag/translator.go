@@ -9,8 +9,10 @@ import (
 
 // Translator translates a search query between Spanish ("es") and English ("en"), so a question
 // in one language finds documents written in the other. Implementations live in rag/translate.
-// Translate returns an error when the pair is not supported or the translator is unavailable;
-// the searcher then searches the query as it is.
+// Words the translator does not know (names, codes, typos) should come back as they were: the
+// full-text arm corrects only those, never a word that was translated. Translate returns an
+// error when the pair is not supported or the translator is unavailable; the searcher then
+// searches the query as it is.
 type Translator interface {
 	Translate(ctx context.Context, text, from, to string) (string, error)
 }

@@ -28,8 +28,9 @@ const maxSenses = 3
 
 // FreeDict translates word by word with FreeDict's Spanish-English and English-Spanish
 // dictionaries, read whole into memory (about 10,000 headwords). It knows no grammar: each word
-// becomes its first translations, inflected words are matched by stripping common endings, and
-// words it does not know are left out.
+// becomes its first translations, inflected words are matched by stripping common endings,
+// stopwords are left out, and other words it does not know come back as they were (names,
+// typos), as rag.Translator asks.
 type FreeDict struct {
 	dicts map[string]map[string][]string // pair -> folded headword -> translations
 }
@@ -61,9 +62,14 @@ func (f *FreeDict) Translate(_ context.Context, text, from, to string) (string, 
 		return "", fmt.Errorf("freedict %s-%s: %w", from, to, ErrUnsupported)
 	}
 	var out []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		for _, t := range lookup(d, fold(w), from) {
-			out = append(out, t)
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if stopword(w) {
+			continue
+		}
+		if t := lookup(d, fold(w), from); len(t) > 0 {
+			out = append(out, t...)
+		} else {
+			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " "), nil
@@ -72,7 +78,7 @@ func (f *FreeDict) Translate(_ context.Context, text, from, to string) (string, 
 // lookup finds a word's translations, trying the word itself, then with common inflectional
 // endings of its language removed (plurals, verb endings), then with an -ar/-er/-ir ending.
 func lookup(d map[string][]string, w, lang string) []string {
-	if len([]rune(w)) < 3 || stopword(w) {
+	if len([]rune(w)) < 3 {
 		return nil
 	}
 	if t, ok := d[w]; ok {

@@ -19,6 +19,8 @@ func TestFreeDictTranslatesWordByWord(t *testing.T) {
 		{"vacaciones", "es", "en", []string{"vacation"}},
 		{"¿Cuántos días?", "es", "en", []string{"day"}}, // a plural found through its singular
 		{"How many days per year?", "en", "es", []string{"día", "año"}},
+		// Names and typos come back as they were.
+		{"vacaciones en Bogotá para agronegosios", "es", "en", []string{"vacation", "Bogotá", "agronegosios"}},
 	}
 	for _, c := range cases {
 		got, err := f.Translate(context.Background(), c.text, c.from, c.to)
