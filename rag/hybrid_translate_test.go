@@ -3,6 +3,7 @@ package rag
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 )
@@ -78,8 +79,8 @@ func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	if len(emb.texts) != 1 || !slices.Equal(emb.texts[0], []string{"¿Quién aprueba un despliegue?", "Who approves a deployment?"}) {
 		t.Errorf("embedded %q, want the query and its translation", emb.texts)
 	}
-	if v := store.vectors[0]; v[0] == 0 || v[1] == 0 || v[0] != v[1] {
-		t.Errorf("vector arm searched %v, want the normalised mean of both vectors", v)
+	if v, w := store.vectors[0], opts.TranslatedVectorWeight; v[0] == 0 || math.Abs(float64(v[1]/v[0])-w) > 1e-6 {
+		t.Errorf("vector arm searched %v, want the query's vector plus %.1f times the translation's, normalised", v, w)
 	}
 }
 
