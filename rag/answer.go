@@ -72,9 +72,10 @@ type ComposeRequest struct {
 	Question string // the standalone query
 	Lang     string // answer language
 	Sources  []Source
-	// Alternatives are the question in other languages (cross-lingual retrieval's
-	// translations), matched against sources in those languages.
-	Alternatives []string
+	// Translation is the question in the other language (cross-lingual retrieval's, "" when
+	// none) and TranslationLang its language: quotes in that language are matched with it.
+	Translation     string
+	TranslationLang string
 }
 
 // Composition is a composer's output; Text cites sources as [n].

@@ -73,9 +73,10 @@ func TestExpectSatisfies(t *testing.T) {
 func TestSupportIsLowWhenNoPassageHoldsTheNumberAsked(t *testing.T) {
 	t.Parallel()
 	sources := []Source{{N: 1, Hit: Hit{Lang: "en", Content: "GitLab also encourages you to use your leave for jury duty or bereavement leave. Talk to your manager."}}}
-	asked := Support("how many days of bereavement leave do we get?", "en", nil, sources)
-	answered := Support("how many days of bereavement leave do we get?", "en", nil,
-		[]Source{{N: 1, Hit: Hit{Lang: "en", Content: "Team members get 5 days of paid bereavement leave."}}})
+	q := "how many days of bereavement leave do we get?"
+	asked := Support(ComposeRequest{Question: q, Lang: "en", Sources: sources})
+	answered := Support(ComposeRequest{Question: q, Lang: "en",
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Content: "Team members get 5 days of paid bereavement leave."}}}})
 	if asked.Score >= answered.Score/2 {
 		t.Errorf("support without a number %.2f is not well below support with one %.2f", asked.Score, answered.Score)
 	}
@@ -83,8 +84,8 @@ func TestSupportIsLowWhenNoPassageHoldsTheNumberAsked(t *testing.T) {
 
 func TestSupportReportsMissingWords(t *testing.T) {
 	t.Parallel()
-	rep := Support("what day of the month is payday in Ireland?", "en", nil,
-		[]Source{{N: 1, Hit: Hit{Lang: "en", Section: "Ireland", Content: "Team members in Ireland accrue 20 days per year."}}})
+	rep := Support(ComposeRequest{Question: "what day of the month is payday in Ireland?", Lang: "en",
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Section: "Ireland", Content: "Team members in Ireland accrue 20 days per year."}}}})
 	if strings.Join(rep.Missing, " ") != "month payday" {
 		t.Errorf("missing %q, want [month payday]", rep.Missing)
 	}

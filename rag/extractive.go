@@ -35,7 +35,7 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 		perSource = 2
 	}
 	expect := DetectExpect(req.Question)
-	units := scoreUnits(expect, questionVariants(req.Question, req.Lang, req.Alternatives), req.Sources)
+	units := scoreUnits(expect, questionVariants(req), req.Sources)
 	picked := pickUnits(units, expect, maxLines, perSource)
 	if len(picked) == 0 {
 		return &Composition{}, nil
@@ -227,12 +227,4 @@ func sameDocumentFamily(a, b string) bool {
 	}
 	union := len(wa) + len(wb) - inter
 	return float64(inter)/float64(union) >= 0.6
-}
-
-func stemSet(toks []string) map[string]bool {
-	m := make(map[string]bool, len(toks))
-	for _, t := range toks {
-		m[TokenStem(t)] = true
-	}
-	return m
 }

@@ -114,7 +114,7 @@ func TestExtractiveFramesInTheQuestionsLanguage(t *testing.T) {
 	src := Source{Hit: Hit{Lang: "en", Content: "Production deploys need two approvals: the on-call engineer and an engineering manager. Staging deploys need none."}}
 	src.N = 1
 	comp, err := Extractive{}.Compose(context.Background(), ComposeRequest{Question: "¿Quién aprueba un despliegue a producción?", Lang: "es",
-		Sources: []Source{src}, Alternatives: []string{"Who approves a deployment to production?"}}, nil)
+		Sources: []Source{src}, Translation: "Who approves a deployment to production?", TranslationLang: "en"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package rag
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // ChatMessage is one message of a chat completion request.
 type ChatMessage struct {
@@ -20,6 +23,15 @@ type ChatRequest struct {
 	// Tools the model may call; none means a plain completion. A request with tools is never
 	// streamed.
 	Tools []ToolSpec
+	// JSONSchema, when set, asks for a reply that is one JSON object matching it (structured
+	// output). A server may ignore it and reply with text: callers parse the reply defensively.
+	JSONSchema *JSONSchema
+}
+
+// JSONSchema names a JSON Schema for structured output.
+type JSONSchema struct {
+	Name   string // letters, digits, _ and -
+	Schema json.RawMessage
 }
 
 // ChatResponse is a finished completion with its token accounting.

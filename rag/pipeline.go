@@ -44,6 +44,20 @@ type Rewriter interface {
 	Rewrite(ctx context.Context, question string, history []Turn) (string, error)
 }
 
+// Rewritten is a standalone query and, when the rewriter wrote it too, the same query in the
+// other language (Spanish or English).
+type Rewritten struct {
+	Query       string
+	Translation string
+}
+
+// TranslatingRewriter is a Rewriter that can also write the standalone query in the other
+// language in the same step (the model rewriter does, in one call). The pipeline searches both
+// under the same scope.
+type TranslatingRewriter interface {
+	RewriteTranslated(ctx context.Context, question string, history []Turn) (Rewritten, error)
+}
+
 // PipelineOptions tunes retrieval, context assembly and abstention.
 type PipelineOptions struct {
 	Retrieve      int     // hits retrieved; default 8
@@ -123,14 +137,15 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		return nil, ErrNoScope
 	}
 	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
+	var translation string
 	if history := Informative(q.History); p.rewriter != nil && len(history) > 0 {
 		start := time.Now()
-		rewritten, err := p.rewriter.Rewrite(ctx, q.Text, history)
+		rw, err := p.rewrite(ctx, q.Text, history)
 		ans.Timings["rewrite"] = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("rewrite follow-up: %w", err)
 		}
-		ans.StandaloneQuery = rewritten
+		ans.StandaloneQuery, translation = rw.Query, rw.Translation
 	}
 	// Everything after the rewrite depends only on the standalone query, the scope and the
 	// language, so a follow-up is cached under its standalone query.
@@ -138,16 +153,26 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
 		return hit, nil
 	}
-	if err := p.answerFresh(ctx, q.Scope, ans, onDelta); err != nil {
+	if err := p.answerFresh(ctx, q.Scope, ans, translation, onDelta); err != nil {
 		return nil, err
 	}
 	p.cacheStore(ctx, key, ans)
 	return ans, nil
 }
 
+// rewrite runs the rewriter, asking a TranslatingRewriter for the translation too.
+func (p *Pipeline) rewrite(ctx context.Context, question string, history []Turn) (Rewritten, error) {
+	if tr, ok := p.rewriter.(TranslatingRewriter); ok {
+		return tr.RewriteTranslated(ctx, question, history)
+	}
+	q, err := p.rewriter.Rewrite(ctx, question, history)
+	return Rewritten{Query: q}, err
+}
+
 // answerFresh searches, guards, composes and verifies ans.StandaloneQuery under scope, filling
-// in ans. An abstention is a filled-in ans, not an error.
-func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) error {
+// in ans; translation, when the rewriter wrote one, is searched too. An abstention is a
+// filled-in ans, not an error.
+func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, translation string, onDelta func(string)) error {
 	if p.opts.Agent != nil {
 		done, err := p.answerAgent(ctx, scope, ans, onDelta)
 		if done || err != nil {
@@ -159,7 +184,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		limit = max(limit, p.opts.RerankTopN)
 	}
 	start := time.Now()
-	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Scope: scope, Limit: limit})
+	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Translation: translation, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -172,17 +197,19 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 	}
 	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
 	ans.Dropped = dropped
-	alternatives := res.Trace.Alternatives
+	// A question answered by passages in the other language is judged, and quoted, by its
+	// translation too.
+	req := ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
+		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang}
 	ans.Expect = DetectExpect(ans.StandaloneQuery)
-	support := Support(ans.StandaloneQuery, ans.Lang, alternatives, sources)
+	support := Support(req)
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	if ans.Evidence < p.opts.MinEvidence {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
 	}
 	start = time.Now()
-	comp, err := p.composer.Compose(ctx, ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
-		Alternatives: alternatives}, onDelta)
+	comp, err := p.composer.Compose(ctx, req, onDelta)
 	ans.Timings["generate"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("compose answer: %w", err)

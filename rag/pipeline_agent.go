@@ -47,7 +47,7 @@ func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, on
 	}
 	// The evidence of an agent answer is how well its cited sources cover the question, for the
 	// trace; the model already chose them, so no guard abstains on it.
-	support := Support(ans.StandaloneQuery, ans.Lang, nil, cited)
+	support := Support(ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: cited})
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	ans.Text, ans.Sources = text, cited
 	return true, nil

@@ -335,16 +335,16 @@ func inRange(text string, nums []float64) bool {
 	return false
 }
 
-// questionVariants are the question as asked (in its language) and its renderings in other
-// languages, which count a little less.
-func questionVariants(question, lang string, alternatives []string) []queryVariant {
-	vs := []queryVariant{newQueryVariant(question, lang, 1)}
-	for _, alt := range alternatives {
-		if strings.TrimSpace(alt) == "" {
-			continue
+// questionVariants are the question as asked (in its language) and its translation, which
+// counts a little less.
+func questionVariants(req ComposeRequest) []queryVariant {
+	vs := []queryVariant{newQueryVariant(req.Question, req.Lang, 1)}
+	if t := strings.TrimSpace(req.Translation); t != "" {
+		tl := req.TranslationLang
+		if tl == "" {
+			tl = AnswerLang(t)
 		}
-		al := AnswerLang(alt)
-		vs = append(vs, newQueryVariant(alt, al, 0.9))
+		vs = append(vs, newQueryVariant(t, tl, 0.9))
 	}
 	return vs
 }
@@ -362,14 +362,14 @@ type SupportReport struct {
 	MissingShare float64
 }
 
-// Support reports how well the sources answer the question. alternatives are the question in
-// other languages.
-func Support(question, lang string, alternatives []string, sources []Source) SupportReport {
+// Support reports how well req's sources answer its question (and its translation).
+func Support(req ComposeRequest) SupportReport {
+	sources := req.Sources
 	if len(sources) == 0 {
 		return SupportReport{MissingShare: 1}
 	}
-	variants := questionVariants(question, lang, alternatives)
-	units := scoreUnits(DetectExpect(question), variants, sources)
+	variants := questionVariants(req)
+	units := scoreUnits(DetectExpect(req.Question), variants, sources)
 	rep := SupportReport{MissingShare: 1}
 	if len(units) > 0 {
 		rep.Score = units[0].score

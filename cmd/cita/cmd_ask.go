@@ -130,6 +130,9 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 		return
 	}
 	tr := ans.Search.Trace
+	if tr.Translated != "" {
+		fmt.Fprintf(w, "also searched in %s: %s (%s)\n", tr.TranslatedLang, tr.Translated, tr.Timings["translate"].Round(10_000))
+	}
 	fmt.Fprintf(w, "full-text terms: %s\n", strings.Join(tr.Terms, " "))
 	fmt.Fprintf(w, "weights: fts %.2f, vector %.2f\n", tr.Weights[rag.ArmFTS], tr.Weights[rag.ArmVector])
 	for _, arm := range []rag.Arm{rag.ArmFTS, rag.ArmVector} {
@@ -255,7 +258,8 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 		for k, v := range ans.Timings {
 			timings[k] = float64(v.Microseconds()) / 1000
 		}
-		out["trace"] = map[string]any{"terms": tr.Terms, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+		out["trace"] = map[string]any{"terms": tr.Terms, "translated": tr.Translated, "translated_lang": tr.TranslatedLang,
+			"weights": tr.Weights, "arms": tr.Arms, "fused": fused,
 			"dropped": ans.Dropped, "timings_ms": timings}
 	}
 	enc := json.NewEncoder(w)

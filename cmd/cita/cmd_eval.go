@@ -25,7 +25,9 @@ Indexes the dataset's corpus.jsonl into an isolated namespace (a schema of its o
 sees nor touches your documents, dropped afterwards), runs queries.jsonl, and scores the rankings
 against qrels/test.tsv: nDCG@10, Recall@10, MRR@10, Recall@100, and query latency p50/p95 for each
 mode. Queries with a "history" field are rewritten into standalone queries first. --json prints
-one JSON object per mode. Corpus entries with no text are skipped (and counted).
+one JSON object per mode. Corpus entries with no text are skipped (and counted). Search runs
+as cita is wired, with the offline translator for cross-lingual search when it is installed;
+--translator compares the translators (or turns it off).
 
 --answers DIR measures answers, not rankings, on a handbook set: DIR/corpus/ (documents) and
 DIR/questions.jsonl (id, question, lang, answerable, gold_files, gold_answer, alt_answers, kind).
@@ -53,11 +55,13 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
-	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
+	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3, and the translation's (translated=0.7, translated_vector=1) (for calibration)")
+	translator := fs.String("translator", "auto", "offline query translator for cross-lingual search: auto (Apertium when installed), apertium, freedict, both or off")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	e.translator = *translator
 	if *answers != "" {
 		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
 	}
@@ -101,14 +105,21 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *weights != "" {
-		opts := rag.DefaultHybridOptions()
+		opts := a.hybridOptions()
 		for _, kv := range splitList(*weights) {
 			var arm string
 			var w float64
 			if _, err := fmt.Sscanf(strings.Replace(kv, "=", " ", 1), "%s %g", &arm, &w); err != nil {
 				return fmt.Errorf("--weights %q: want arm=weight", kv)
 			}
-			opts.Weights[rag.Arm(arm)] = w
+			switch arm {
+			case "translated": // the translated words' weight in the full-text arm
+				opts.TranslatedWeight = w
+			case "translated_vector": // the translation's weight in the vector arm's query vector
+				opts.TranslatedVectorWeight = w
+			default:
+				opts.Weights[rag.Arm(arm)] = w
+			}
 		}
 		a.search = rag.NewHybrid(a.store, a.embedder, opts)
 	}

@@ -101,6 +101,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	go a.warmTranslator(ctx, e.logger)
 	p, err := a.pipeline(ctx, e)
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	if a.cfg.Cache.On() {
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: cacheVariant(a.cfg, a.embedder.Info())}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name)}, e.logger)
 	}
 	for _, f := range adjust {
 		f(&opts)
@@ -58,9 +58,9 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt), the reranker, and the embedding model and dimension. Answers cached under another
+// prompt), the reranker, the embedding model and dimension, and the query translator. Answers cached under another
 // variant are never served. Parts are length-prefixed, so no value can pose as another part.
-func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo) string {
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string) string {
 	parts := []string{"extractive", rag.ExtractiveVersion}
 	if cfg.Chat.BaseURL != "" {
 		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, generate.PromptVersion}
@@ -71,7 +71,7 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo) string {
 	if r := cfg.Rerank; r.BaseURL != "" {
 		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
 	}
-	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension))
+	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator)
 	var b strings.Builder
 	for _, p := range parts {
 		fmt.Fprintf(&b, "%d:%s;", len(p), p)

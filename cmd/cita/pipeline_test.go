@@ -11,9 +11,9 @@ func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	t.Parallel()
 	base := func() *config.Config { return &config.Config{} }
 	emb := rag.EmbedderInfo{Model: "cita-hash-v1", Dimension: 384}
-	variants := map[string]string{"offline": cacheVariant(base(), emb)}
+	variants := map[string]string{"offline": cacheVariant(base(), emb, "apertium")}
 	add := func(name string, cfg *config.Config, e rag.EmbedderInfo) {
-		v := cacheVariant(cfg, e)
+		v := cacheVariant(cfg, e, "apertium")
 		for other, ov := range variants {
 			if ov == v {
 				t.Errorf("%s has the same cache variant as %s: %q", name, other, v)

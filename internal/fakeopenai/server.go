@@ -49,6 +49,11 @@ type Request struct {
 	MaxTokens    int
 	Temperature  float32
 	Tools        []Tool // the functions offered, in request order
+	// ResponseFormat is response_format.type ("" when absent); SchemaName and Schema are its
+	// json_schema's name and schema.
+	ResponseFormat string
+	SchemaName     string
+	Schema         json.RawMessage
 
 	// Rerank. Flavor is "cohere" for {"query","documents"} bodies and "tei" for {"query","texts"}.
 	Query     string

@@ -11,6 +11,7 @@ import (
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/translate"
 )
 
 // sharedDir returns $CITA_SHARED_DIR/rel, skipping the test when the variable is unset.
@@ -31,7 +32,20 @@ type index struct {
 	logger *slog.Logger
 }
 
-func newIndex(t *testing.T) *index {
+// translator starts the offline translator cita wires for cross-lingual search; the quality
+// tests fail, never skip, without it.
+func translator(t *testing.T) *translate.Apertium {
+	t.Helper()
+	tr, err := translate.NewApertium(translate.ApertiumOptions{})
+	if err != nil {
+		t.Fatalf("the quality tests need the offline translator for cross-lingual search: %v\n(run scripts/setup.sh, or apt-get install apertium apertium-eng-spa)", err)
+	}
+	t.Cleanup(func() { _ = tr.Close() })
+	return tr
+}
+
+// newIndex opens a store on a fresh schema; tr, when not nil, translates queries as cita does.
+func newIndex(t *testing.T, tr rag.Translator) *index {
 	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
@@ -49,5 +63,7 @@ func newIndex(t *testing.T) *index {
 	if err := store.EnsureVectorIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()), logger: logger}
+	opts := rag.DefaultHybridOptions()
+	opts.Translator = tr
+	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, opts), logger: logger}
 }

@@ -100,6 +100,12 @@ func (c *Chat) request(req rag.ChatRequest) goopenai.ChatCompletionRequest {
 	if creq.Temperature == 0 {
 		creq.Temperature = math.SmallestNonzeroFloat32
 	}
+	if js := req.JSONSchema; js != nil {
+		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{
+			Type:       goopenai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{Name: js.Name, Schema: js.Schema, Strict: true},
+		}
+	}
 	validator := goopenai.NewReasoningValidator()
 	if errors.Is(validator.Validate(creq), goopenai.ErrReasoningModelMaxTokensDeprecated) {
 		creq.MaxCompletionTokens, creq.MaxTokens = creq.MaxTokens, 0

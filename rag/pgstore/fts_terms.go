@@ -42,8 +42,9 @@ func queryWords(q string) []string {
 // lookupTerms turns query words into lexemes with their document frequencies: each word's
 // Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
 // simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
-// words the index has never seen (typos). Stopwords in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms []queryTerm, err error) {
+// words the index has never seen (typos) among those fuzzy allows (nil allows all). Stopwords
+// in either language are dropped.
+func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, scope []string) (terms []queryTerm, err error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -122,6 +123,9 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 		}
 	}
 	for _, ord := range unknown {
+		if fuzzy != nil && !fuzzy[ord-1] {
+			continue
+		}
 		w := words[ord-1]
 		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402

@@ -21,7 +21,7 @@ func TestWithheldDocumentIsReadableByNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	board := rag.MustScope("board")
-	if _, terms, err := b.store.SearchFTS(ctx, "quetzalcoal project", board, 10); err != nil || !strings.Contains(strings.Join(terms, " "), "quetzalcoatl") {
+	if _, terms, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: "quetzalcoal project"}, board, 10); err != nil || !strings.Contains(strings.Join(terms, " "), "quetzalcoatl") {
 		t.Fatalf("before: the board's misspelling is not corrected: %v, %v", terms, err)
 	}
 	key := rag.CacheKey{Query: "quetzalcoatl launch", Scope: board.Key(), Lang: "en"}
@@ -42,7 +42,7 @@ func TestWithheldDocumentIsReadableByNobody(t *testing.T) {
 		if hits, err := b.store.SearchVector(ctx, b.emb.Vector("Quetzalcoatl project launch"), scope, 10); err != nil || len(hits) != 0 {
 			t.Errorf("vector arm for %v: %d hits, %v", scope.Groups(), len(hits), err)
 		}
-		hits, terms, err := b.store.SearchFTS(ctx, "quetzalcoal project", scope, 10)
+		hits, terms, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: "quetzalcoal project"}, scope, 10)
 		if err != nil || len(hits) != 0 {
 			t.Errorf("full-text arm for %v: %d hits, %v", scope.Groups(), len(hits), err)
 		}

@@ -278,7 +278,7 @@ func assertSameRanking(t *testing.T, got, want *bundle, queries ...string) {
 	scope := rag.MustScope("everyone")
 	ranking := func(b *bundle, q string) (scores []string, above []string) {
 		t.Helper()
-		fts, _, err := b.store.SearchFTS(ctx, q, scope, 20)
+		fts, _, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: q}, scope, 20)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func (ix *Index) VisibleVia(t testing.TB, query string, scope rag.Scope, docID i
 	if err != nil {
 		t.Fatal(err)
 	}
-	fhits, _, err := ix.Store.SearchFTS(ctx, query, scope, 200)
+	fhits, _, err := ix.Store.SearchFTS(ctx, rag.FTSQuery{Text: query}, scope, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
