@@ -55,6 +55,10 @@ type Audiences interface {
 	RedactUnreadable(ctx context.Context, platform, workspace, channel string, readers []rag.Scope) ([]Redaction, error)
 	// RedactionShown records that the message of a withdrawn answer now shows the notice.
 	RedactionShown(ctx context.Context, answerID int64) error
+	// ChannelsWithAnswers returns, sorted, the channels of a workspace that show at least one
+	// answer to everyone there (not ephemeral, not withdrawn): where a change that can reach
+	// every channel (a role's permissions, say) may have to withdraw answers.
+	ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error)
 }
 
 // Redaction is a withdrawn answer whose message must be edited to the notice.

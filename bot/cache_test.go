@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -32,5 +33,28 @@ func TestVersionedCacheServesOnlyTheCurrentVersions(t *testing.T) {
 	c.Clear()
 	if _, ok := c.Get("roles", 1); ok {
 		t.Fatal("served after Clear")
+	}
+}
+
+func TestBoundedVersionedCacheStaysWithinItsBound(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1000, 0)
+	c := bot.NewBoundedVersionedCache[int](100, time.Minute, func() time.Time { return now })
+	for n := range 1000 {
+		now = now.Add(time.Millisecond)
+		c.Set(fmt.Sprint("member:", n), n, 1)
+		if c.Len() > 100 {
+			t.Fatalf("%d entries after %d sets, want at most 100", c.Len(), n+1)
+		}
+	}
+	if v, ok := c.Get("member:999", 1); !ok || v != 999 {
+		t.Fatalf("the latest entry is gone: %v %v", v, ok)
+	}
+	if _, ok := c.Get("member:0", 1); ok {
+		t.Fatal("the oldest entry survived 900 newer ones")
+	}
+	c.Set("member:999", -1, 2) // replacing an entry in a full cache evicts nothing
+	if v, ok := c.Get("member:998", 1); !ok || v != 998 {
+		t.Fatalf("replacing an entry evicted another: %v %v", v, ok)
 	}
 }

@@ -49,6 +49,10 @@ type DiscordConfig struct {
 	// Privileged Gateway Intents) first, or the gateway refuses the connection. Without it,
 	// `/ask` inside a thread still continues the thread's conversation.
 	MessageContent bool `yaml:"message_content"`
+	// MemberEvents asks the gateway for the privileged GUILD_MEMBERS intent (Server Members
+	// Intent in the Developer Portal; enable it there first), so a member's role change or
+	// departure reaches every replica at once instead of within a minute. Gateway mode only.
+	MemberEvents bool `yaml:"member_events"`
 	// Threads is "button" (default), "auto" or "off".
 	Threads string `yaml:"threads"`
 	// APIBaseURL replaces https://discord.com for REST calls (egress proxies, tests).
@@ -98,6 +102,9 @@ func (d DiscordConfig) Validate() error {
 	case DiscordModeHTTP:
 		if key, err := hex.DecodeString(d.PublicKey); err != nil || len(key) != 32 {
 			errs = append(errs, errors.New("discord.public_key: required in http mode: the 64 hex characters of the application's public key"))
+		}
+		if d.MemberEvents {
+			errs = append(errs, errors.New("discord.member_events: needs the gateway (mode: gateway); in http mode no event arrives, and members are read as docs/discord.md says"))
 		}
 	default:
 		errs = append(errs, fmt.Errorf("discord.mode: %q is not known; use gateway or http", d.Mode))

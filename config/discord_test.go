@@ -17,6 +17,8 @@ func TestDiscordConfigValidate(t *testing.T) {
 		{"disabled without a token", DiscordConfig{}, ""},
 		{"gateway", DiscordConfig{Token: "t", ApplicationID: "123", GuildIDs: g}, ""},
 		{"http with key", DiscordConfig{Token: "t", ApplicationID: "123", GuildIDs: g, Mode: "http", PublicKey: key}, ""},
+		{"member events on the gateway", DiscordConfig{Token: "t", ApplicationID: "123", GuildIDs: g, MemberEvents: true}, ""},
+		{"member events in http mode", DiscordConfig{Token: "t", ApplicationID: "123", GuildIDs: g, Mode: "http", PublicKey: key, MemberEvents: true}, "discord.member_events"},
 		{"http without key", DiscordConfig{Token: "t", ApplicationID: "123", Mode: "http"}, "discord.public_key"},
 		{"no application id", DiscordConfig{Token: "t"}, "discord.application_id"},
 		{"Bot prefix", DiscordConfig{Token: "Bot t", ApplicationID: "1"}, "discord.token"},

@@ -116,10 +116,12 @@ func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*d
 	return v, nil
 }
 
-// audienceScope intersects the scopes of every kind of viewer. memberRoles gives the roles of
-// the members listed in v.Members (someone no longer a member counts with none: the least they
-// would hold on rejoining). The result is empty when some viewer has no group or none is shared.
-func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) rag.Scope {
+// viewerScopes returns the scope of every kind of viewer: a member with no role when @everyone
+// sees the channel, each role that sees it, each member let in one by one and the owner.
+// memberRoles gives the roles of the members listed in v.Members (someone no longer a member
+// counts with none: the least they would hold on rejoining). Every viewer holds at least the
+// groups of one of them.
+func (m accessMap) viewerScopes(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) []rag.Scope {
 	var scopes []rag.Scope
 	if v.Everyone {
 		scopes = append(scopes, m.scopeFor(guildID, "", nil, roles))
@@ -130,5 +132,5 @@ func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*disc
 	for _, id := range v.Members {
 		scopes = append(scopes, m.scopeFor(guildID, id, memberRoles[id], roles))
 	}
-	return bot.IntersectScopes(scopes)
+	return scopes
 }

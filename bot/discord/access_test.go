@@ -47,7 +47,7 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 			if !slices.Contains(v.Roles, "adm") {
 				t.Errorf("administrators always see the channel: %+v", v)
 			}
-			got := access.audienceScope("g", v, roles, nil)
+			got := bot.IntersectScopes(access.viewerScopes("g", v, roles, nil))
 			if got.Key() != tt.want {
 				t.Errorf("scope %q, want %q (viewers %+v)", got.Key(), tt.want, v)
 			}

@@ -1,8 +1,11 @@
 // Package discord connects cita to Discord: the /ask slash command (gateway or HTTP
 // interactions endpoint), deferred answers edited in place with a sources embed and buttons,
-// follow-ups in the threads the bot opens, and access scopes from the members' roles. It turns
-// Discord events into bot.Incoming turns and bot.Outgoing replies into Discord messages;
-// answering, memory, feedback and answer records belong to bot.Handler and its store.
+// follow-ups in the threads the bot opens, and access scopes from the members' roles. What it
+// reads about who sees what is reused only under audience versions kept in the database, which
+// the gateway's role, channel and member events bump for every replica; when a channel's viewers
+// change, earlier answers they may not read are edited into a notice. It turns Discord events
+// into bot.Incoming turns and bot.Outgoing replies into Discord messages; answering, memory,
+// feedback and answer records belong to bot.Handler and its store.
 package discord
 
 import (
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
 )
 
 // workTimeout bounds answering one interaction; Discord keeps an interaction token for 15 min.
@@ -34,6 +38,15 @@ type Adapter struct {
 
 	threads        *boundedCache[struct{}] // threads this process opened (the bot owns them)
 	removeHandlers []func()
+
+	pendingChecked *bot.TTLCache[struct{}] // channels whose pending notices this replica checked lately
+
+	connectedMu sync.Mutex
+	connected   map[string]bool // guilds a GUILD_CREATE arrived for in this process
+
+	settleMu    sync.Mutex
+	settling    map[string]bool // guilds whose channels are being checked after a change
+	settleAgain map[string]bool // guilds that changed again during that check
 }
 
 // New returns an adapter configured by opts (defaults applied). It returns an error naming
@@ -43,15 +56,21 @@ func New(opts Options) (*Adapter, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	s, err := newSession(opts.Token, opts.APIBaseURL, opts.MessageContent)
+	s, err := newSession(opts.Token, opts.APIBaseURL, gatewayIntents(opts.MessageContent, opts.MemberEvents))
 	if err != nil {
 		return nil, err
 	}
 	a := &Adapter{
 		opts: opts, session: s, handler: opts.Handler, logger: opts.Logger, now: opts.Now,
-		threads: newBoundedCache[struct{}](maxThreads, threadMemory, opts.Now),
+		threads:        newBoundedCache[struct{}](maxThreads, threadMemory, opts.Now),
+		pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, opts.Now),
+		connected:      map[string]bool{}, settling: map[string]bool{}, settleAgain: map[string]bool{},
 	}
-	a.audience = newAudience(s, newAccessMap(opts), opts.GuildIDs, opts.Logger, opts.Now)
+	var store bot.Audiences
+	if st := opts.Handler.Store(); st != nil {
+		store = st
+	}
+	a.audience = newAudience(s, store, newAccessMap(opts), opts.GuildIDs, opts.Mode == ModeHTTP, opts.Logger, opts.Now)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil
 }
@@ -66,11 +85,17 @@ func (a *Adapter) Open(ctx context.Context) error {
 	a.removeHandlers = append(a.removeHandlers,
 		a.session.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { a.onGatewayInteraction(ic.Interaction) }),
 		a.session.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { a.onMessage(m.Message) }),
-		a.session.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { a.onGuildCreate(ctx, g.Guild) }),
+		a.session.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) {
+			a.onGuildCreate(ctx, g.Guild)
+			a.goWork(func(ctx context.Context) { a.guildConnected(ctx, g.Guild) }, nil)
+		}),
 		a.session.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			a.logger.InfoContext(ctx, "discord gateway ready", slog.String("bot_user_id", r.User.ID), slog.Int("guilds", len(r.Guilds)))
 		}),
 	)
+	for _, h := range a.audienceHandlers() {
+		a.removeHandlers = append(a.removeHandlers, a.session.AddHandler(h))
+	}
 	if err := a.session.Open(); err != nil {
 		return fmt.Errorf("open discord gateway: %w", err)
 	}

@@ -196,14 +196,16 @@ func TestDMNeedsMembershipOfAnAllowedGuild(t *testing.T) {
 	}
 }
 
-// TestDMMembershipIsCachedBriefly: repeated DMs from one person look them up once per guild,
-// strangers included; a failed lookup is not cached.
+// TestDMMembershipIsCachedBriefly: in gateway mode (where member events keep the cache
+// current) repeated DMs from one person look them up once per guild, strangers included; a
+// failed lookup is not cached. (In http mode every DM looks the asker up: see
+// TestDMAskerRolesAreReadForEveryQuestionInHTTPMode.)
 func TestDMMembershipIsCachedBriefly(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
 	seedGuild(f)
 	h := &recordingHandler{out: bot.Outgoing{Text: "ok", Lang: "en"}}
-	a := newTestAdapter(t, f, h, func(o *Options) { o.MessageContent = true })
+	a := newTestAdapter(t, f, h, func(o *Options) { o.Mode, o.MessageContent = ModeGateway, true })
 	for n, user := range []string{userPlain, userPlain, stranger, stranger, stranger} {
 		a.onMessage(&discordgo.Message{ID: "94" + string(rune('0'+n)), ChannelID: "660", Author: &discordgo.User{ID: user}, Content: "vacation days?"})
 		wait(a)

@@ -8,26 +8,41 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/rag"
 )
 
-// audienceTTL is how long a guild's roles, a channel's viewers and a DM user's roles are
-// reused before Discord is asked again.
+// audienceTTL bounds how long what was read from Discord about who sees what (a guild's
+// roles, a channel's overwrites, a member's roles) is reused under unchanged versions: the
+// backstop for a change whose event was lost. Identity facts (whether a channel is a thread,
+// its parent) are remembered as long.
 const audienceTTL = time.Minute
 
 // audience resolves scopes: the asker's own groups, and the groups every viewer of a channel
-// shares. It reads Discord through the session (its state first, in gateway mode).
+// shares. What it reads from Discord it keeps under the audience versions in the database
+// (versionsOf), so a change any replica hears of reaches every replica at its next question.
 type audience struct {
 	session *discordgo.Session
+	store   bot.Audiences // nil: no versions (transport tests)
 	access  accessMap
 	guilds  []string // configured guilds: DM askers must be a member of one
-	logger  *slog.Logger
-	cache   *boundedCache[any]
+	// fresh reads guilds and channels from Discord for every question: in http mode no
+	// gateway event tells of a change.
+	fresh  bool
+	logger *slog.Logger
+
+	guildCache *bot.VersionedCache[*discordgo.Guild]
+	channels   *bot.VersionedCache[*discordgo.Channel]
+	members    *bot.VersionedCache[membership]
+	cache      *boundedCache[any] // identity facts: a channel's type and parent
 }
 
-func newAudience(s *discordgo.Session, access accessMap, guilds []string, logger *slog.Logger, now func() time.Time) *audience {
-	return &audience{session: s, access: access, guilds: guilds, logger: logger,
-		cache: newBoundedCache[any](maxAudienceEntries, audienceTTL, now)}
+func newAudience(s *discordgo.Session, store bot.Audiences, access accessMap, guilds []string, fresh bool, logger *slog.Logger, now func() time.Time) *audience {
+	return &audience{session: s, store: store, access: access, guilds: guilds, fresh: fresh, logger: logger,
+		guildCache: bot.NewBoundedVersionedCache[*discordgo.Guild](maxAudienceEntries, audienceTTL, now),
+		channels:   bot.NewBoundedVersionedCache[*discordgo.Channel](maxAudienceEntries, audienceTTL, now),
+		members:    bot.NewBoundedVersionedCache[membership](maxAudienceEntries, audienceTTL, now),
+		cache:      newBoundedCache[any](maxAudienceEntries, audienceTTL, now)}
 }
 
 // Errors of dmScope: the asker is a member of no configured guild, or Discord could not say.
@@ -36,23 +51,34 @@ var (
 	errMembershipUnknown = errors.New("membership in the configured guilds unknown")
 )
 
-// askerScope returns the scope of a member of guildID holding roleIDs: their roles' groups and
-// the default groups. It is empty when nothing maps them; the Handler then replies with a
-// reason.
+// askerScope returns the scope of a member of guildID holding roleIDs (as the interaction says,
+// fresh): their roles' groups and the default groups. It is empty when nothing maps them; the
+// Handler then replies with a reason.
 func (a *audience) askerScope(ctx context.Context, guildID, userID string, roleIDs []string) rag.Scope {
-	return a.access.scopeFor(guildID, userID, roleIDs, a.guildRoles(ctx, guildID))
+	v, err := a.versionsOf(ctx, guildID, "")
+	if err != nil {
+		a.logger.WarnContext(ctx, "discord audience versions unavailable", slog.String("guild_id", guildID), slog.Any("error", err))
+		return a.access.scopeFor(guildID, userID, roleIDs, nil)
+	}
+	return a.access.scopeFor(guildID, userID, roleIDs, a.guildRoles(ctx, v, guildID))
 }
 
 // dmScope returns the scope of a DM asker: the union of their groups in every configured guild
-// they are a member of (looked up, cached briefly). Someone in none of them gets errNotMember;
-// when no guild confirms membership and some lookup failed, errMembershipUnknown (fail
-// closed). A failed lookup next to a confirmed membership only leaves that guild's groups out.
+// they are a member of (looked up; in gateway mode cached under the guild's versions, in http
+// mode, where no event tells of a change, for every question). Someone in none of them
+// gets errNotMember; when no guild confirms membership and some lookup failed,
+// errMembershipUnknown (fail closed). A failed lookup next to a confirmed membership only leaves
+// that guild's groups out.
 func (a *audience) dmScope(ctx context.Context, userID string) (rag.Scope, error) {
 	var groups []string
 	member := false
 	var failed error
 	for _, g := range a.guilds {
-		roles, err := a.memberRoles(ctx, g, userID)
+		v, err := a.versionsOf(ctx, g, "")
+		var roles []string
+		if err == nil {
+			roles, err = a.memberRoles(ctx, v, g, userID, !a.fresh)
+		}
 		switch {
 		case errors.Is(err, errNotMember):
 			continue
@@ -62,7 +88,7 @@ func (a *audience) dmScope(ctx context.Context, userID string) (rag.Scope, error
 			continue
 		}
 		member = true
-		groups = append(groups, a.access.scopeFor(g, userID, roles, a.guildRoles(ctx, g)).Groups()...)
+		groups = append(groups, a.access.scopeFor(g, userID, roles, a.guildRoles(ctx, v, g)).Groups()...)
 	}
 	switch {
 	case !member && failed != nil:
@@ -78,59 +104,89 @@ func (a *audience) dmScope(ctx context.Context, userID string) (rag.Scope, error
 // published to every server that follows the channel, whose readers cita cannot know.
 var errAnnouncement = errors.New("announcement channel: messages can be published to other servers")
 
-// channelScope returns the scope every member who can see channelID, now or later, shares:
-// computed from the channel's (for a thread, its parent's) permission overwrites and the guild's
-// roles, then narrowed by the channel's (and a thread's parent's) configured channel groups. A
-// pin never widens the scope. It is empty when the viewers share no group, errAnnouncement in an
-// announcement channel, and another error when anything deciding it cannot be read from Discord
-// (then no visible answer is given).
-func (a *audience) channelScope(ctx context.Context, guildID, channelID string) (rag.Scope, error) {
-	ch, err := a.channel(ctx, channelID)
+// channelAudience is who can see a channel, now or later, as far as access goes.
+type channelAudience struct {
+	// channelID is the channel whose viewers these are (a thread's parent): the channel its
+	// answers are recorded under, and whose readers are recorded.
+	channelID string
+	// thread is the thread asked in; nil outside threads.
+	thread *discordgo.Channel
+	// readers are the distinct scopes of every kind of viewer (see viewerScopes); a reader with
+	// an empty scope reads nothing.
+	readers []rag.Scope
+	// scope is what a reply there may use: the groups every reader has, narrowed by the
+	// channel's (and a thread's parent's) configured channel groups. A pin never widens it.
+	scope rag.Scope
+	// v are channelID's versions the audience was computed under.
+	v versions
+}
+
+// channelAudience returns who can see channelID (for a thread, its parent): computed from the
+// channel's permission overwrites and the guild's roles, read under the audience versions. It
+// returns errAnnouncement in an announcement channel, and another error when anything deciding
+// it cannot be read (then no visible answer is given).
+func (a *audience) channelAudience(ctx context.Context, guildID, channelID string) (channelAudience, error) {
+	v, err := a.versionsOf(ctx, guildID, channelID)
 	if err != nil {
-		return rag.Scope{}, err
+		return channelAudience{}, err
+	}
+	ch, err := a.viewedChannel(ctx, v.channel, channelID)
+	if err != nil {
+		return channelAudience{}, err
 	}
 	if ch.Type == discordgo.ChannelTypeGuildNews {
-		return rag.Scope{}, errAnnouncement
+		return channelAudience{}, errAnnouncement
 	}
+	aud := channelAudience{channelID: ch.ID, v: v}
 	pins := [][]string{a.access.channelGroups[ch.ID]}
 	if ch.IsThread() {
 		if ch.ParentID == "" {
-			return rag.Scope{}, fmt.Errorf("thread %s has no parent channel", ch.ID)
+			return channelAudience{}, fmt.Errorf("thread %s has no parent channel", ch.ID)
 		}
+		aud.thread, aud.channelID = ch, ch.ParentID
 		pins = append(pins, a.access.channelGroups[ch.ParentID])
-		if ch, err = a.channel(ctx, ch.ParentID); err != nil {
-			return rag.Scope{}, err
+		if aud.v, err = a.versionsOf(ctx, guildID, ch.ParentID); err != nil {
+			return channelAudience{}, err
+		}
+		if ch, err = a.viewedChannel(ctx, aud.v.channel, ch.ParentID); err != nil {
+			return channelAudience{}, err
 		}
 	}
 	if ch.GuildID != "" && ch.GuildID != guildID {
-		return rag.Scope{}, fmt.Errorf("channel %s belongs to guild %s, not %s", ch.ID, ch.GuildID, guildID)
+		return channelAudience{}, fmt.Errorf("channel %s belongs to guild %s, not %s", ch.ID, ch.GuildID, guildID)
 	}
-	guild, err := a.guild(ctx, guildID)
+	guild, err := a.guild(ctx, aud.v, guildID)
 	if err != nil {
-		return rag.Scope{}, err
+		return channelAudience{}, err
 	}
 	viewers, err := viewersOf(guildID, guild.OwnerID, guild.Roles, ch.PermissionOverwrites)
 	if err != nil {
-		return rag.Scope{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
+		return channelAudience{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
 	}
 	memberRoles := map[string][]string{}
 	for _, id := range viewers.Members {
-		roles, err := a.memberRoles(ctx, guildID, id)
+		// Cached in http mode too: a lookup per viewer and question would not scale. A role
+		// change of someone let in one by one counts within audienceTTL there.
+		roles, err := a.memberRoles(ctx, aud.v, guildID, id, true)
 		if err != nil && !errors.Is(err, errNotMember) {
-			return rag.Scope{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
+			return channelAudience{}, fmt.Errorf("viewers of channel %s: %w", ch.ID, err)
 		}
 		memberRoles[id] = roles // none for someone who left: what they would have on rejoining
 	}
-	scope := a.access.audienceScope(guildID, viewers, guild.Roles, memberRoles)
+	aud.readers = bot.DistinctScopes(a.access.viewerScopes(guildID, viewers, guild.Roles, memberRoles))
+	aud.scope = bot.IntersectScopes(aud.readers)
 	for _, pin := range pins {
 		if pin != nil {
 			pinned, _ := rag.NewScope(pin...)
-			scope = scope.Intersect(pinned)
+			aud.scope = aud.scope.Intersect(pinned)
 		}
 	}
-	return scope, nil
+	return aud, nil
 }
 
+// channel returns what never changes about a channel: whether it is a thread, its parent and
+// owner (the gateway's state first, then Discord, remembered for audienceTTL). Who may see the
+// channel is never decided from it: see channelAudience.
 func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, error) {
 	if ch, err := a.session.State.Channel(id); err == nil {
 		return ch, nil
@@ -144,64 +200,15 @@ func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, 
 	return v.(*discordgo.Channel), nil
 }
 
-func (a *audience) guild(ctx context.Context, id string) (*discordgo.Guild, error) {
-	if g, err := a.session.State.Guild(id); err == nil && len(g.Roles) > 0 {
-		return g, nil
-	}
-	v, err := a.remember("guild:"+id, func() (any, error) {
-		return a.session.Guild(id, discordgo.WithContext(ctx))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read guild %s: %w", id, err)
-	}
-	return v.(*discordgo.Guild), nil
-}
-
 // guildRoles returns the guild's roles, or nil when they cannot be read (role-name mappings then
 // do not apply, which only narrows the asker's groups).
-func (a *audience) guildRoles(ctx context.Context, guildID string) []*discordgo.Role {
-	g, err := a.guild(ctx, guildID)
+func (a *audience) guildRoles(ctx context.Context, v versions, guildID string) []*discordgo.Role {
+	g, err := a.guild(ctx, v, guildID)
 	if err != nil {
 		a.logger.WarnContext(ctx, "discord guild roles unavailable", slog.String("guild_id", guildID), slog.Any("error", err))
 		return nil
 	}
 	return g.Roles
-}
-
-// memberRoles returns a member's role ids. The error is errNotMember when Discord says they are
-// not a member (remembered like a membership), any other error when Discord cannot be read.
-func (a *audience) memberRoles(ctx context.Context, guildID, userID string) ([]string, error) {
-	v, err := a.remember("member:"+guildID+":"+userID, func() (any, error) {
-		m, err := a.session.GuildMember(guildID, userID, discordgo.WithContext(ctx))
-		if isUnknownMember(err) {
-			return membership{}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		return membership{member: true, roles: m.Roles}, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("look up member %s of guild %s: %w", userID, guildID, err)
-	}
-	m := v.(membership)
-	if !m.member {
-		return nil, errNotMember
-	}
-	return m.roles, nil
-}
-
-// membership is a cached member lookup: a member with their roles, or not a member.
-type membership struct {
-	member bool
-	roles  []string
-}
-
-// isUnknownMember reports whether err is Discord saying the user is not a member of the guild.
-func isUnknownMember(err error) bool {
-	var rest *discordgo.RESTError
-	return errors.As(err, &rest) && rest.Message != nil &&
-		(rest.Message.Code == discordgo.ErrCodeUnknownMember || rest.Message.Code == discordgo.ErrCodeUnknownUser)
 }
 
 // remember returns the cached value of key, or loads and caches it for audienceTTL (at most

@@ -6,8 +6,8 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
-// Bounds of the adapter's in-memory caches. They are per process and short-lived: what every
-// replica must see at once (membership and role changes) is not decided by them alone.
+// Bounds of the adapter's in-memory caches. They are per process and short-lived; what decides
+// who sees what is reused only under the audience versions every replica checks (lookups.go).
 const (
 	// maxAudienceEntries bounds the remembered channels, guilds and member lookups.
 	maxAudienceEntries = 4096

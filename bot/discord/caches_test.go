@@ -27,20 +27,25 @@ func TestCachesAreBounded(t *testing.T) {
 		t.Error("the latest thread opened is forgotten")
 	}
 	for n := range 3 * maxAudienceEntries {
-		_, _ = a.audience.remember(fmt.Sprint("member:", n), func() (any, error) { return membership{}, nil })
+		_, _ = a.audience.remember(fmt.Sprint("channel:", n), func() (any, error) { return &discordgo.Channel{}, nil })
+		a.audience.members.Set(fmt.Sprint(guildID, "/", n), membership{}, 0, 0)
 	}
-	_, _ = a.audience.memberRoles(ctx, guildID, userHR)
-	_, _ = a.audience.memberRoles(ctx, guildID, userHR)
+	_, _ = a.audience.memberRoles(ctx, versions{}, guildID, userHR, true)
+	_, _ = a.audience.memberRoles(ctx, versions{}, guildID, userHR, true)
 	if n := len(f.callsTo("GET", "/guilds/"+guildID+"/members/"+userHR)); n != 1 {
 		t.Errorf("a full cache looked the latest member up %d times, want once", n)
 	}
 	if got := a.audience.cache.Len(); got > maxAudienceEntries {
-		t.Errorf("%d audience lookups remembered, want at most %d", got, maxAudienceEntries)
+		t.Errorf("%d channel facts remembered, want at most %d", got, maxAudienceEntries)
+	}
+	if got := a.audience.members.Len(); got > maxAudienceEntries {
+		t.Errorf("%d member lookups remembered, want at most %d", got, maxAudienceEntries)
 	}
 }
 
-// TestAudienceEntriesExpire: a remembered lookup is asked again once older than audienceTTL, and
-// an opened thread is forgotten after threadMemory.
+// TestAudienceEntriesExpire: a remembered lookup is asked again once older than audienceTTL
+// (the backstop for a lost event) or once its versions changed, and an opened thread is
+// forgotten after threadMemory.
 func TestAudienceEntriesExpire(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
@@ -49,16 +54,23 @@ func TestAudienceEntriesExpire(t *testing.T) {
 	a := newTestAdapter(t, f, nopHandler{}, func(o *Options) { o.Now = func() time.Time { return now } })
 	ctx := context.Background()
 	lookups := func() int { return len(f.callsTo("GET", "/guilds/"+guildID+"/members/"+userHR)) }
-	_, _ = a.audience.memberRoles(ctx, guildID, userHR)
+	v := versions{users: 3, roles: 5}
+	_, _ = a.audience.memberRoles(ctx, v, guildID, userHR, true)
 	now = now.Add(audienceTTL - time.Second)
-	_, _ = a.audience.memberRoles(ctx, guildID, userHR)
+	_, _ = a.audience.memberRoles(ctx, v, guildID, userHR, true)
 	if got := lookups(); got != 1 {
 		t.Fatalf("%d lookups within the TTL, want 1", got)
 	}
 	now = now.Add(2 * time.Second)
-	_, _ = a.audience.memberRoles(ctx, guildID, userHR)
+	_, _ = a.audience.memberRoles(ctx, v, guildID, userHR, true)
 	if got := lookups(); got != 2 {
 		t.Errorf("%d lookups after the TTL, want 2", got)
+	}
+	for n, changed := range []versions{{users: 4, roles: 5}, {users: 4, roles: 6}} {
+		_, _ = a.audience.memberRoles(ctx, changed, guildID, userHR, true)
+		if got := lookups(); got != 3+n {
+			t.Errorf("%d lookups after the versions became %+v, want %d", got, changed, 3+n)
+		}
 	}
 	a.markThread("7001")
 	now = now.Add(threadMemory - time.Second)

@@ -31,6 +31,9 @@ type fakeDiscord struct {
 	broken   map[string]bool              // guild ids whose member lookups answer 500
 	commands map[string][]json.RawMessage // application commands by guild id ("" = global)
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
+	failures map[string]int               // "METHOD path" -> how many requests answer 500
+	sessions []*gatewaySession            // gateway sessions, in the order they connected
+	posted   []*discordgo.Message         // messages created in channels, as answered
 	nextID   int64
 	botID    string
 }
@@ -54,9 +57,22 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, nextID: 880000, botID: "1000"}
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, nextID: 880000, botID: "1000"}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
+	mux.HandleFunc("GET "+api+"/gateway", func(w http.ResponseWriter, r *http.Request) {
+		f.writeJSON(w, map[string]string{"url": "ws://" + r.Host + strings.TrimSuffix(gatewayPath, "/")})
+	})
+	// Editing and deleting a message the bot posted (an interaction response included).
+	mux.HandleFunc("PATCH "+api+"/channels/{ch}/messages/{msg}", func(w http.ResponseWriter, r *http.Request) {
+		var m discordgo.Message
+		_ = json.Unmarshal(readBody(r), &m)
+		m.ID, m.ChannelID = r.PathValue("msg"), r.PathValue("ch")
+		f.writeJSON(w, m)
+	})
+	mux.HandleFunc("DELETE "+api+"/channels/{ch}/messages/{msg}", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("POST "+api+"/interactions/{id}/{token}/callback", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
@@ -70,7 +86,11 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
-		f.writeJSON(w, discordgo.Message{ID: f.newID()})
+		m := &discordgo.Message{ID: f.newID(), WebhookID: r.PathValue("token")} // an interaction follow-up
+		f.mu.Lock()
+		f.posted = append(f.posted, m)
+		f.mu.Unlock()
+		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/messages/{msg}/threads", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -97,7 +117,13 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.writeJSON(w, th)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/messages", func(w http.ResponseWriter, r *http.Request) {
-		f.writeJSON(w, discordgo.Message{ID: f.newID(), ChannelID: r.PathValue("ch")})
+		var m discordgo.Message
+		_ = json.Unmarshal(readBody(r), &m)
+		m.ID, m.ChannelID = f.newID(), r.PathValue("ch")
+		f.mu.Lock()
+		f.posted = append(f.posted, &m)
+		f.mu.Unlock()
+		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/typing", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
@@ -186,6 +212,10 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 	mux.HandleFunc("GET "+api+"/applications/{app}/guilds/{g}/commands", getCommands)
 
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == gatewayPath {
+			f.serveGateway(w, r) // the websocket carries the token in IDENTIFY
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		if got := r.Header.Get("Authorization"); got != "Bot test-token" {
 			t.Errorf("%s %s: authorization %q, want the bot token", r.Method, r.URL.Path, got)
@@ -194,9 +224,16 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Lock()
 		retry, throttled := f.throttle[key]
 		delete(f.throttle, key)
+		failed := f.failures[key] > 0
+		if failed {
+			f.failures[key]--
+		}
 		status := http.StatusOK
-		if throttled {
+		switch {
+		case throttled:
 			status = http.StatusTooManyRequests
+		case failed:
+			status = http.StatusInternalServerError
 		}
 		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, At: time.Now(), Status: status})
 		f.mu.Unlock()
@@ -204,6 +241,12 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusTooManyRequests)
 			fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":%g,"global":false}`, retry)
+			return
+		}
+		if failed {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -311,4 +354,87 @@ func (f *fakeDiscord) commandsIn(t *testing.T, g string) []discordgo.Application
 		out = append(out, c)
 	}
 	return out
+}
+
+// failNext makes the next n requests to method+path answer 500.
+func (f *fakeDiscord) failNext(method, path string, n int) {
+	f.mu.Lock()
+	f.failures[method+" "+path] = n
+	f.mu.Unlock()
+}
+
+// editChannel changes channel id in place (Discord's side of a CHANNEL_UPDATE) and returns a
+// copy of the result, as the event carries it.
+func (f *fakeDiscord) editChannel(id string, edit func(ch *discordgo.Channel)) *discordgo.Channel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	edit(f.channels[id])
+	c := *f.channels[id]
+	return &c
+}
+
+// editRole changes a role of guild g in place (Discord's side of a GUILD_ROLE_UPDATE) and
+// returns the event's payload.
+func (f *fakeDiscord) editRole(g, roleID string, edit func(r *discordgo.Role)) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.guilds[g].Roles {
+		if r.ID == roleID {
+			edit(r)
+			c := *r
+			return map[string]any{"guild_id": g, "role": &c}
+		}
+	}
+	f.t.Fatalf("fake discord: guild %s has no role %s", g, roleID)
+	return nil
+}
+
+// editMember changes a member of guild g in place (Discord's side of a GUILD_MEMBER_UPDATE)
+// and returns the event's payload.
+func (f *fakeDiscord) editMember(g, userID string, edit func(m *discordgo.Member)) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.members[g+"/"+userID]
+	edit(m)
+	return map[string]any{"guild_id": g, "user": m.User, "roles": m.Roles, "nick": m.Nick}
+}
+
+// messageEdits returns the bodies of the edits of message msg in channel ch through the
+// channel messages endpoint (not the interaction webhook).
+func (f *fakeDiscord) messageEdits(t *testing.T, ch, msg string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, c := range f.callsTo("PATCH", "/channels/"+ch+"/messages/"+msg) {
+		if c.Status == http.StatusOK && c.Path == "/api/v9/channels/"+ch+"/messages/"+msg {
+			out = append(out, c.JSON(t))
+		}
+	}
+	return out
+}
+
+// postedIn returns the messages created in channel ch that reply to another message (answers
+// to thread messages), in order.
+func (f *fakeDiscord) postedIn(ch string) []*discordgo.Message {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range f.posted {
+		if m.ChannelID == ch && m.MessageReference != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// followUpsOf returns the ids of the follow-up messages sent with interaction token tok.
+func (f *fakeDiscord) followUpsOf(tok string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ids []string
+	for _, m := range f.posted {
+		if m.WebhookID == tok {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }

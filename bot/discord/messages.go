@@ -22,10 +22,14 @@ func (a *Adapter) onMessage(m *discordgo.Message) {
 }
 
 // answerMessage answers a follow-up in an owned thread, or a DM, with a message that replies to
-// it. Every outcome is a reply: an answer, an abstention or a reason.
+// it. Every outcome is a reply: an answer, an abstention or a reason. In a thread it first
+// withdraws earlier answers the channel's viewers may no longer read, records the reply's
+// messages, and checks again after posting when the viewers changed meanwhile.
 func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 	received := a.now()
 	in := bot.Incoming{UserID: m.Author.ID, Text: strings.TrimSpace(m.Content), ReceivedAt: received}
+	var aud channelAudience
+	var version int64
 	switch {
 	case m.GuildID == "":
 		if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
@@ -54,38 +58,50 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		if !a.firstDelivery(ctx, "discord:message:"+m.ID) {
 			return
 		}
-		in.Conversation = conversationKey(m.GuildID, ch.ParentID, ch.ID)
-		in.Audience = bot.AudienceChannel
-		if in.Scope, err = a.audience.channelScope(ctx, m.GuildID, m.ChannelID); err != nil {
+		if aud, err = a.audience.channelAudience(ctx, m.GuildID, m.ChannelID); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
 			a.replyTo(ctx, m, rendered{Parts: []string{channelRefusal(err, rag.AnswerLang(in.Text))}})
 			return
 		}
+		version, _ = a.settleChannel(ctx, m.GuildID, aud, false)
+		in.Conversation = conversationKey(m.GuildID, aud.channelID, m.ChannelID)
+		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
 	}
 	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
 		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))
 	}
 	out := a.handler.Handle(ctx, in, nil)
-	a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+	ids := a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
 	a.logger.InfoContext(ctx, "discord replied to message",
 		slog.String("guild_id", m.GuildID), slog.String("channel_id", m.ChannelID), slog.Int64("answer_id", out.AnswerID),
 		slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)), slog.String("scope", in.Scope.Key()),
 		slog.Duration("took", a.now().Sub(received)))
+	if m.GuildID != "" && out.AnswerID != 0 && len(ids) > 0 {
+		a.recordReply(ctx, out.AnswerID, "", replyRef{channel: m.ChannelID, messages: ids})
+		a.recheck(ctx, m.GuildID, aud, version, out.AnswerID)
+	}
 }
 
 // replyTo posts out in m's channel as a reply to m: the first part with the embed and buttons,
-// then the overflow parts.
-func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendered) {
+// then the overflow parts. It returns the ids of the messages posted (up to the first that
+// failed).
+func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendered) []string {
+	var ids []string
 	for n, part := range out.Parts {
 		send := &discordgo.MessageSend{Content: part, AllowedMentions: noMentions}
 		if n == 0 {
 			send.Embeds, send.Components, send.Reference = out.Embeds, out.Components, m.Reference()
 		}
-		if _, err := a.session.ChannelMessageSendComplex(m.ChannelID, send, discordgo.WithContext(ctx)); err != nil {
+		msg, err := a.session.ChannelMessageSendComplex(m.ChannelID, send, discordgo.WithContext(ctx))
+		if err != nil {
 			a.logger.ErrorContext(ctx, "discord send reply", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
-			return
+			return ids
+		}
+		if msg != nil && msg.ID != "" {
+			ids = append(ids, msg.ID)
 		}
 	}
+	return ids
 }
 
 // dmRefusal logs why a DM asker is refused and returns the words for them, in the question's

@@ -46,6 +46,10 @@ type Options struct {
 	// MessageContent asks the gateway for the privileged MESSAGE_CONTENT intent, so plain
 	// messages in the bot's threads and DMs are questions.
 	MessageContent bool
+	// MemberEvents asks the gateway for the privileged GUILD_MEMBERS intent, so a member's role
+	// change or departure reaches every replica at once instead of within a minute (it matters
+	// for members let into a channel one by one, the owner, and DM askers).
+	MemberEvents bool
 	// Threads is ThreadsButton (default), ThreadsAuto or ThreadsOff.
 	Threads string
 	// APIBaseURL replaces https://discord.com for REST calls (egress proxies, tests).

@@ -161,3 +161,18 @@ func (s *Store) RedactionShown(ctx context.Context, answerID int64) error {
 	}
 	return nil
 }
+
+// ChannelsWithAnswers implements bot.Audiences, from the index of shown answers.
+func (s *Store) ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT channel FROM bot_answers
+		WHERE platform = $1 AND workspace = $2 AND visible_to = '' AND redacted_at IS NULL
+		ORDER BY channel`, platform, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("list channels with answers in %s %s: %w", platform, workspace, err)
+	}
+	channels, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list channels with answers in %s %s: %w", platform, workspace, err)
+	}
+	return channels, nil
+}

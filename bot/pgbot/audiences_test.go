@@ -3,6 +3,7 @@ package pgbot_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -172,5 +173,29 @@ func BenchmarkAudienceStates(b *testing.B) {
 		if _, err := env.Bot.AudienceStates(ctx, "slack", "T1", bot.SubjectUsers, bot.SubjectRoles, bot.ChannelSubject("C1")); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestChannelsWithAnswersListsOnlyStandingSharedAnswers(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	sal := docID(t, env, "salaries.md")
+	in := func(ch string) bot.ConversationKey {
+		return bot.ConversationKey{Platform: "discord", Workspace: "G1", Channel: ch, Thread: "1"}
+	}
+	answer(t, env, in("C2"), "band?", "5,440,000", "", sal)
+	answer(t, env, in("C1"), "band?", "5,440,000", "", sal)
+	answer(t, env, in("C1"), "band again?", "5,440,000", "", sal)
+	answer(t, env, in("C3"), "band privately?", "5,440,000", "U1", sal) // ephemeral
+	answer(t, env, in("C4"), "band?", "5,440,000", "", sal)
+	answer(t, env, bot.ConversationKey{Platform: "discord", Workspace: "G2", Channel: "C5", Thread: "1"}, "band?", "5,440,000", "", sal)
+	answer(t, env, bot.ConversationKey{Platform: "slack", Workspace: "G1", Channel: "C6", Thread: "1"}, "band?", "5,440,000", "", sal)
+	if _, err := env.Bot.RedactUnreadable(ctx, "discord", "G1", "C4", []rag.Scope{rag.MustScope("everyone")}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.Bot.ChannelsWithAnswers(ctx, "discord", "G1")
+	if err != nil || strings.Join(got, ",") != "C1,C2" {
+		t.Fatalf("channels with answers %v (%v), want C1,C2: not the ephemeral one, the withdrawn one, another guild or platform", got, err)
 	}
 }

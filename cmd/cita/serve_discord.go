@@ -32,7 +32,7 @@ func discordOptions(dc config.DiscordConfig, handler discord.Handler, logger *sl
 		GuildIDs:       dc.GuildIDs,
 		Access:         bot.NewAccessMap(nil, dc.RoleGroups, nil, nil, dc.DefaultGroups),
 		ChannelGroups:  dc.ChannelGroups,
-		MessageContent: dc.MessageContent, Threads: dc.Threads, APIBaseURL: dc.APIBaseURL, HTTPPath: dc.HTTPPath,
+		MessageContent: dc.MessageContent, MemberEvents: dc.MemberEvents, Threads: dc.Threads, APIBaseURL: dc.APIBaseURL, HTTPPath: dc.HTTPPath,
 		Handler: handler, Logger: logger,
 	}, nil
 }
