@@ -5,7 +5,6 @@
 package fakeopenai
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -197,36 +196,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, req, &HTTPError{Status: http.StatusNotFound, Message: "no route for " + r.URL.Path})
 	}
-}
-
-// writeError answers in the error shape the endpoint's real servers use: OpenAI's
-// {"error":{...}}, Cohere's {"message"} or TEI's {"error","error_type"}.
-func writeError(w http.ResponseWriter, req Request, e *HTTPError) {
-	if e.RetryAfter != "" {
-		w.Header().Set("Retry-After", e.RetryAfter)
-	}
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	var body any
-	switch {
-	case req.Endpoint == "rerank" && req.Flavor == "tei":
-		body = map[string]any{"error": msg, "error_type": "fake"}
-	case req.Endpoint == "rerank":
-		body = map[string]any{"message": msg}
-	default:
-		body = map[string]any{"error": map[string]any{
-			"message": msg, "type": "fake_error", "param": nil, "code": e.Status,
-		}}
-	}
-	writeJSON(w, e.Status, body)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // endpointOf names the endpoint a path ends with, or "".
