@@ -12,27 +12,32 @@ import (
 var ErrAnswerNotFound = errors.New("answer not found")
 
 // ErrNotVisible is returned when a user acts on an answer they cannot see: another
-// conversation, or someone else's ephemeral reply.
+// conversation, someone else's ephemeral reply, or an answer withdrawn from its conversation.
 var ErrNotVisible = errors.New("answer not visible to this user")
 
-// Store keeps conversation memory, answer records, feedback and event dedupe. bot/pgbot
-// implements it on PostgreSQL.
+// Store keeps conversation memory, answer records, feedback, event dedupe and the audience
+// versions (Audiences). bot/pgbot implements it on PostgreSQL.
 type Store interface {
+	Audiences
 	// SaveAnswer records an answer with the documents it used and, unless rec.VisibleTo is set
 	// (an ephemeral reply), the question and the answer as two turns of rec.Conversation, in one
 	// transaction. It returns the answer's id.
 	SaveAnswer(ctx context.Context, rec *AnswerRecord) (int64, error)
 	// RecentTurns returns up to n of the conversation's latest turns, oldest first, keeping only
-	// turns whose answer used documents that scope may read (and still may).
+	// turns whose answer used documents that scope may read (and still may) and was not
+	// withdrawn.
 	RecentTurns(ctx context.Context, conv ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error)
 	// HasTurns reports whether the bot already answered in the conversation (a follow-up there
 	// needs no mention).
 	HasTurns(ctx context.Context, conv ConversationKey) (bool, error)
 	// LoadAnswer returns the answer record with the given id, or ErrAnswerNotFound.
 	LoadAnswer(ctx context.Context, id int64) (*AnswerRecord, error)
+	// SetReplyRef records the platform's id of the message that shows answer id (when it is
+	// not the one given in Incoming.ReplyRef), so the answer can be withdrawn in place.
+	SetReplyRef(ctx context.Context, id int64, ref string) error
 	// RecordFeedback stores (or replaces) a user's rating of an answer. It returns
-	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation or rates
-	// someone else's ephemeral answer.
+	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation, rates
+	// someone else's ephemeral answer, or rates a withdrawn answer.
 	RecordFeedback(ctx context.Context, fb Feedback) error
 	// MarkEvent records a platform event id and reports whether this is its first delivery.
 	MarkEvent(ctx context.Context, eventID string) (bool, error)
@@ -79,7 +84,16 @@ type AnswerRecord struct {
 	Dropped []int64
 	// Cached says the answer came from the answer cache: its tokens were not spent again.
 	Cached bool
-	CreatedAt        time.Time
+	// Steps are an agent answer's searches and document reads, in order; nil for one search.
+	Steps []rag.AgentStep
+	// Lang is the reply's language ("en", "es"), for the notice that may withdraw it.
+	Lang string
+	// ReplyRef is the platform's id of the message showing the reply (Slack ts); "" when unknown.
+	ReplyRef string
+	// RedactedAt is when the answer was withdrawn from its conversation (someone who may not
+	// read its documents can read the conversation now); zero while it stands.
+	RedactedAt time.Time
+	CreatedAt  time.Time
 }
 
 // SourceRef is one cited (or consulted) chunk with its document's version at answer time.
@@ -108,9 +122,10 @@ type HitRef struct {
 	VectorRank int     `json:"vector_rank,omitempty"`
 }
 
-// VisibleToUser reports whether user, acting from conv, can see the answer.
+// VisibleToUser reports whether user, acting from conv, can see the answer: never once it was
+// withdrawn.
 func (r *AnswerRecord) VisibleToUser(conv ConversationKey, user string) bool {
-	if r.Conversation != conv {
+	if r.Conversation != conv || !r.RedactedAt.IsZero() {
 		return false
 	}
 	return r.VisibleTo == "" || r.VisibleTo == user

@@ -46,6 +46,11 @@ type Answer struct {
 	Cached          bool
 	// Dropped lists chunk ids that retrieval returned but the context budget left out.
 	Dropped []int64
+	// Steps are the searches and document reads of an agent answer; nil for a single search.
+	Steps []AgentStep
+	// AgentFallback says why an agent pipeline answered with a single search instead
+	// ("tools_unsupported", "no_tool_calls"); empty otherwise.
+	AgentFallback string
 	// Expect is what kind of answer the question asks for; Quotes say why the offline composer
 	// quoted what it quoted (empty for a chat model's answer).
 	Expect Expect

@@ -4,8 +4,12 @@ import "context"
 
 // ChatMessage is one message of a chat completion request.
 type ChatMessage struct {
-	Role    string // "system", "user" or "assistant"
+	Role    string // "system", "user", "assistant" or "tool"
 	Content string
+	// ToolCalls are the calls an assistant message asked for (agent mode).
+	ToolCalls []ToolCall
+	// ToolCallID names the call a "tool" message answers.
+	ToolCallID string
 }
 
 // ChatRequest is a chat completion request; Model empty means the client's configured model.
@@ -13,6 +17,9 @@ type ChatRequest struct {
 	Messages    []ChatMessage
 	MaxTokens   int
 	Temperature float32
+	// Tools the model may call; none means a plain completion. A request with tools is never
+	// streamed.
+	Tools []ToolSpec
 }
 
 // ChatResponse is a finished completion with its token accounting.
@@ -21,6 +28,8 @@ type ChatResponse struct {
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	// ToolCalls are the calls the model asked for instead of (or with) text.
+	ToolCalls []ToolCall
 }
 
 // ChatModel generates text. When onDelta is non-nil the implementation streams and calls it with

@@ -60,6 +60,10 @@ type PipelineOptions struct {
 	Reranker      Reranker
 	RerankTopN    int           // hits retrieved and reranked; default DefaultRerankTopN
 	RerankTimeout time.Duration // default DefaultRerankTimeout
+	// Agent, when set, answers by letting the model search and read documents several times
+	// (agent mode); when it falls back (see ErrAgentFallback) the question gets the single
+	// search below. nil means single-shot.
+	Agent Agent
 	// Logger receives cache and rerank failures; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -144,6 +148,12 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 // answerFresh searches, guards, composes and verifies ans.StandaloneQuery under scope, filling
 // in ans. An abstention is a filled-in ans, not an error.
 func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) error {
+	if p.opts.Agent != nil {
+		done, err := p.answerAgent(ctx, scope, ans, onDelta)
+		if done || err != nil {
+			return err
+		}
+	}
 	limit := p.opts.Retrieve
 	if p.opts.Reranker != nil {
 		limit = max(limit, p.opts.RerankTopN)

@@ -1,5 +1,6 @@
 // Package pgbot is the PostgreSQL implementation of bot.Store: answer records, the documents each
-// answer used, conversation turns, feedback and event dedupe (tables of migration 0003).
+// answer used, conversation turns, feedback and event dedupe (migration 0002), and the audience
+// versions every replica checks (migration 0009).
 package pgbot
 
 import (
@@ -25,8 +26,9 @@ var _ bot.Store = (*Store)(nil)
 // New returns a store on pool.
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-// RecentTurns implements bot.Store. A turn is kept only when every document its answer used
-// overlaps scope both as it was when answered and as it is now (a deleted document hides it).
+// RecentTurns implements bot.Store. A turn is kept only when its answer was not withdrawn and
+// every document the answer used overlaps scope both as it was when answered and as it is now
+// (a deleted document hides it).
 func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error) {
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
@@ -34,7 +36,7 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 	rows, err := s.pool.Query(ctx, `
 		SELECT role, body, abstained FROM (
 			SELECT t.id, t.role, t.body, (t.role = 'assistant' AND (a.abstained OR a.reason <> '')) AS abstained
-			FROM bot_turns t JOIN bot_answers a ON a.id = t.answer_id
+			FROM bot_turns t JOIN bot_answers a ON a.id = t.answer_id AND a.redacted_at IS NULL
 			WHERE t.platform = $1 AND t.workspace = $2 AND t.channel = $3 AND t.thread = $4
 			  AND NOT EXISTS (
 				SELECT 1 FROM bot_answer_documents ad

@@ -202,7 +202,7 @@ func TestLoadAnswerRoundTrip(t *testing.T) {
 		TopHits: []bot.HitRef{{ChunkID: 7, DocumentID: vac, Title: "Vacation policy", Score: 0.03, FTSRank: 1, VectorRank: 4}},
 		Timings: map[string]time.Duration{"search": 15 * time.Millisecond, "generate": 2 * time.Millisecond},
 		Total:   120 * time.Millisecond, Model: "extractive", PromptTokens: 10, CompletionTokens: 5,
-		Dropped: []int64{11, 12}, Cached: true}
+		Dropped: []int64{11, 12}, Cached: true, Lang: "es", ReplyRef: "1700000100.000009"}
 	rec.Consulted = rec.Sources
 	id, err := env.Bot.SaveAnswer(ctx, rec)
 	if err != nil {
@@ -214,7 +214,8 @@ func TestLoadAnswerRoundTrip(t *testing.T) {
 	}
 	if got.StandaloneQuery != rec.StandaloneQuery || got.Conversation != thread || len(got.Sources) != 1 ||
 		got.Sources[0].DocVersion != 3 || got.TopHits[0].VectorRank != 4 || got.Timings["search"] != 15*time.Millisecond ||
-		got.Total != 120*time.Millisecond || got.PromptTokens != 10 || len(got.Dropped) != 2 || got.Dropped[1] != 12 || !got.Cached {
+		got.Total != 120*time.Millisecond || got.PromptTokens != 10 || len(got.Dropped) != 2 || got.Dropped[1] != 12 || !got.Cached ||
+		got.Lang != "es" || got.ReplyRef != "1700000100.000009" || !got.RedactedAt.IsZero() {
 		t.Fatalf("loaded %+v\nsaved %+v", got, rec)
 	}
 	var groups []string

@@ -117,7 +117,16 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 		fmt.Fprintf(w, "quote %d (%s, [%d], %s, score %.2f): matched %s; %s\n", i+1, role, q.N, q.Kind, q.Score,
 			strings.Join(q.Matched, ", "), q.AnswerKind)
 	}
+	writeSteps(w, ans)
 	if ans.Search == nil {
+		return
+	}
+	if len(ans.Steps) > 0 {
+		fmt.Fprintln(w, "passages the tools showed the model:")
+		for i, h := range ans.Search.Hits {
+			fmt.Fprintf(w, "  %d. chunk %d  %s — %s\n", i+1, h.ChunkID, h.Heading, h.Path)
+		}
+		writeTimings(w, ans)
 		return
 	}
 	tr := ans.Search.Trace
@@ -149,10 +158,44 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	if len(ans.Dropped) > 0 {
 		fmt.Fprintf(w, "dropped by the context budget: chunks %v\n", ans.Dropped)
 	}
+	writeTimings(w, ans)
+}
+
+func writeTimings(w io.Writer, ans *rag.Answer) {
 	for stage, d := range ans.Timings {
 		fmt.Fprintf(w, "%s: %s  ", stage, d.Round(10_000))
 	}
 	fmt.Fprintln(w)
+}
+
+// writeSteps lists an agent answer's tool calls, or why the agent fell back to one search.
+func writeSteps(w io.Writer, ans *rag.Answer) {
+	if ans.AgentFallback != "" {
+		fmt.Fprintf(w, "agent mode fell back to a single search: %s\n", ans.AgentFallback)
+	}
+	if len(ans.Steps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "agent steps (%d):\n", len(ans.Steps))
+	for _, st := range ans.Steps {
+		fmt.Fprintf(w, "  %s\n", stepText(st))
+	}
+}
+
+// stepText is one agent step on one line: `1. search "taxi receipts" -> 5 passages (12ms)`.
+func stepText(st rag.AgentStep) string {
+	what := st.Tool
+	switch st.Tool {
+	case "search":
+		what = fmt.Sprintf("search %q", st.Query)
+	case "get_document":
+		what = fmt.Sprintf("get_document %d", st.DocumentID)
+	}
+	got := fmt.Sprintf("%d passage(s)", st.Results)
+	if st.Error != "" {
+		got = st.Error
+	}
+	return fmt.Sprintf("%d. %s -> %s (%s)", st.N, what, got, st.Took.Round(10_000))
 }
 
 func rankText(r int) string {
@@ -188,6 +231,12 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 	}
 	if ans.Abstained {
 		out["abstain_reason"] = ans.AbstainReason
+	}
+	if len(ans.Steps) > 0 {
+		out["steps"] = ans.Steps
+	}
+	if ans.AgentFallback != "" {
+		out["agent_fallback"] = ans.AgentFallback
 	}
 	sources := []jsonSource{}
 	for _, s := range ans.Sources {

@@ -17,8 +17,10 @@ import (
 
 // pipeline wires the answering pipeline for the configured models: with a chat endpoint, the
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
-// the offline rewriter answer offline. The reranker and the answer cache are added when the
-// configuration enables them (cache.enabled defaults to on).
+// the offline rewriter answer offline. With chat.agent the model may search and read documents
+// up to chat.max_steps times before it answers (falling back to one search when it cannot call
+// tools). The reranker and the answer cache are added when the configuration enables them
+// (cache.enabled defaults to on).
 func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOptions)) (*rag.Pipeline, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
@@ -32,6 +34,9 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		opts.MaxSources = 0
+	}
+	if chat != nil && a.cfg.Chat.Agent {
+		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
 	}
 	if r := a.cfg.Rerank; r.BaseURL != "" {
 		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
@@ -59,6 +64,9 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo) string {
 	parts := []string{"extractive", rag.ExtractiveVersion}
 	if cfg.Chat.BaseURL != "" {
 		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, generate.PromptVersion}
+		if cfg.Chat.Agent {
+			parts = append(parts, "agent", strconv.Itoa(cfg.Chat.MaxSteps), generate.AgentPromptVersion)
+		}
 	}
 	if r := cfg.Rerank; r.BaseURL != "" {
 		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)

@@ -35,6 +35,12 @@ func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	rr := base()
 	rr.Rerank.BaseURL, rr.Rerank.Model, rr.Rerank.Flavor = "http://r.example", "rr", "cohere"
 	add("a reranker", rr, emb)
+	agent := base()
+	agent.Chat.BaseURL, agent.Chat.Model, agent.Chat.Agent, agent.Chat.MaxSteps = "http://a.example/v1", "m1", true, 4
+	add("agent mode", agent, emb)
+	agent6 := base()
+	agent6.Chat.BaseURL, agent6.Chat.Model, agent6.Chat.Agent, agent6.Chat.MaxSteps = "http://a.example/v1", "m1", true, 6
+	add("agent mode with more steps", agent6, emb)
 	// A value cannot pose as the boundary of another part.
 	tricky := base()
 	tricky.Chat.BaseURL, tricky.Chat.Model = "http://a.example/v1|m1", ""

@@ -19,6 +19,7 @@ type wireRequest struct {
 	MaxTokens           int       `json:"max_tokens"`
 	MaxCompletionTokens int       `json:"max_completion_tokens"`
 	Temperature         float32   `json:"temperature"`
+	Tools               []Tool    `json:"tools"`
 	StreamOptions       *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -68,6 +69,12 @@ func decodeRequest(r *http.Request) (Request, *HTTPError) {
 		req.IncludeUsage = w.StreamOptions != nil && w.StreamOptions.IncludeUsage
 		req.MaxTokens = max(w.MaxTokens, w.MaxCompletionTokens)
 		req.Temperature = w.Temperature
+		req.Tools = w.Tools
+		for i, t := range w.Tools {
+			if t.Type != "function" || t.Function.Name == "" {
+				return req, &HTTPError{Status: http.StatusBadRequest, Message: fmt.Sprintf("tools[%d]: expected a function with a name", i)}
+			}
+		}
 		if len(w.Messages) == 0 {
 			return req, &HTTPError{Status: http.StatusBadRequest, Message: "messages must not be empty"}
 		}
