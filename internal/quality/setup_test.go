@@ -1,16 +1,15 @@
 package quality_test
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // sharedDir returns $CITA_SHARED_DIR/rel, skipping the test when the variable is unset.
@@ -33,21 +32,7 @@ type index struct {
 
 func newIndex(t *testing.T) *index {
 	t.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()), logger: logger}
+	store := pgstoretest.New(t, emb.Info())
+	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()), logger: slog.New(slog.DiscardHandler)}
 }

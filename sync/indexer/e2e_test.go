@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/citahq/cita/config"
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 	"github.com/citahq/cita/rag/rewrite"
 	"github.com/citahq/cita/sync/indexer"
 )
@@ -28,27 +28,13 @@ type bundle struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := pgstoretest.New(t, emb.Info())
 	rules, err := config.LoadAccessRules("../../testdata/corpus.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bundle{store: store, emb: emb, ix: indexer.New(store, emb, indexer.Options{}, logger), rules: rules}
+	return &bundle{store: store, emb: emb, ix: indexer.New(store, emb, indexer.Options{}, slog.New(slog.DiscardHandler)), rules: rules}
 }
 
 func (b *bundle) sync(t *testing.T, root string) *indexer.Report {
