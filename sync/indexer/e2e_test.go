@@ -37,13 +37,22 @@ func setup(t *testing.T) *bundle {
 	return &bundle{store: store, emb: emb, ix: indexer.New(store, emb, indexer.Options{}, slog.New(slog.DiscardHandler)), rules: rules}
 }
 
+// sync indexes the folder at root as source "corpus", each file readable by the groups the
+// corpus's access rules give it.
 func (b *bundle) sync(t *testing.T, root string) *indexer.Report {
 	t.Helper()
-	items, complete, err := indexer.ListFolder(context.Background(), root, b.rules.GroupsFor)
+	return b.syncFolder(t, "corpus", root, b.rules.GroupsFor)
+}
+
+// syncFolder lists the folder at root, each file readable by the groups groupsFor gives it, and
+// indexes it as source.
+func (b *bundle) syncFolder(t *testing.T, source, root string, groupsFor indexer.GroupsFunc) *indexer.Report {
+	t.Helper()
+	items, complete, err := indexer.ListFolder(context.Background(), root, groupsFor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := b.ix.Sync(context.Background(), "corpus", items, complete)
+	rep, err := b.ix.Sync(context.Background(), source, items, complete)
 	if err != nil {
 		t.Fatal(err)
 	}
