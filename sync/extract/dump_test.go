@@ -72,6 +72,21 @@ func dumpBlock(sb *strings.Builder, b Block) {
 	}
 }
 
+// checkDump reports each string of want that dump lacks and each string of unwanted it holds.
+func checkDump(t *testing.T, dump string, want, unwanted []string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(dump, s) {
+			t.Errorf("dump lacks %q:\n%s", s, dump)
+		}
+	}
+	for _, s := range unwanted {
+		if strings.Contains(dump, s) {
+			t.Errorf("dump has %q:\n%s", s, dump)
+		}
+	}
+}
+
 // checkGolden compares got with testdata/golden/<name>.golden, rewriting it under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
