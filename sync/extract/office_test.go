@@ -2,7 +2,6 @@ package extract
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,9 +42,7 @@ func TestGeneratedFixtures(t *testing.T) {
 			t.Parallel()
 			doc, err := Extract(context.Background(), e.Name(), readFixture(t, dir, e.Name()), DefaultLimits())
 			if want, ok := expectedFixtureErrors[e.Name()]; ok {
-				if !errors.Is(err, want) || !strings.Contains(err.Error(), e.Name()) {
-					t.Fatalf("err = %v, want %v naming the file", err, want)
-				}
+				checkFileError(t, err, want, e.Name(), "")
 				return
 			}
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -106,7 +105,5 @@ func TestSharedPasswordPDF(t *testing.T) {
 		want = ErrCorrupt
 	}
 	_, err := Extract(context.Background(), name, data, DefaultLimits())
-	if !errors.Is(err, want) || !strings.Contains(err.Error(), name) {
-		t.Fatalf("err = %v, want %v naming the file", err, want)
-	}
+	checkFileError(t, err, want, name, "")
 }
