@@ -183,6 +183,12 @@ func (c *Config) applyDefaults() {
 		c.Chat.MaxSteps = DefaultMaxSteps
 	}
 	c.MCP = c.MCP.WithDefaults()
+	for i := range c.Sources {
+		if c.Sources[i].MaxDeleteFraction == nil {
+			f := DefaultMaxDeleteFraction
+			c.Sources[i].MaxDeleteFraction = &f
+		}
+	}
 }
 
 // Validate checks the configuration; its error names the field and what to do.

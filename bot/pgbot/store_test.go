@@ -141,6 +141,34 @@ func TestRecentTurnsFollowPermissionChangesAndDeletes(t *testing.T) {
 	}
 }
 
+// TestRecentTurnsHideAnswersFromWithheldDocuments: when a document's access can no longer be
+// resolved (sync withholds it), the answers that used it stop feeding follow-ups at once, and
+// feed them again once its access resolves.
+func TestRecentTurnsHideAnswersFromWithheldDocuments(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	answer(t, env, thread, "vacation?", "22 days", "", docID(t, env, "vacation.md"))
+	everyone := rag.MustScope("everyone")
+	if got, _ := env.Bot.RecentTurns(ctx, thread, everyone, 10); len(got) != 2 {
+		t.Fatalf("before: %v", texts(got))
+	}
+	if err := env.Index.WithholdDocument(ctx, "test", "vacation.md", "no access group"); err != nil {
+		t.Fatal(err)
+	}
+	for _, scope := range []rag.Scope{everyone, rag.MustScope("everyone", "hr")} {
+		if got, err := env.Bot.RecentTurns(ctx, thread, scope, 10); err != nil || len(got) != 0 {
+			t.Fatalf("with vacation.md withheld, %v still sees %v (%v)", scope.Groups(), texts(got), err)
+		}
+	}
+	if err := env.Index.SetGroups(ctx, "test", "vacation.md", []string{"everyone"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := env.Bot.RecentTurns(ctx, thread, everyone, 10); len(got) != 2 {
+		t.Fatalf("after its access resolves: %v", texts(got))
+	}
+}
+
 func TestEphemeralAnswersAreNotMemoryAndOnlyTheAskerRatesThem(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)

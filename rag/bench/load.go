@@ -17,7 +17,8 @@ type Query struct {
 // store or the embedder.
 func Load(ctx context.Context, cfg Config) ([]Query, error) {
 	l := newLoader(cfg)
-	if err := cfg.Store.BeginBulkLoad(ctx); err != nil {
+	end, err := cfg.Store.BeginBulkLoad(ctx)
+	if err != nil {
 		return nil, err
 	}
 	docs := (cfg.Chunks + chunksPerDoc - 1) / chunksPerDoc
@@ -25,8 +26,10 @@ func Load(ctx context.Context, cfg Config) ([]Query, error) {
 		return nil, err
 	}
 	l.progress("building the vector index and the term statistics")
-	if err := cfg.Store.EndBulkLoad(ctx); err != nil {
-		return nil, err
+	if end != nil {
+		if err := end(ctx); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Query, len(l.samples))
 	for i, s := range l.samples {

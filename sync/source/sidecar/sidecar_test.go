@@ -1,0 +1,70 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+)
+
+func TestFallThrough(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"legal":        "default_groups: [legal]\n",
+		"legal/public": "rules: [{match: \"*.md\", groups: [everyone]}]\n",
+		"broken":       "default_groups: [a\n",
+		"empty":        "",
+	}
+	reads := map[string]int{}
+	r := NewResolver(func(_ context.Context, dir string) ([]byte, bool, error) {
+		reads[dir]++
+		if dir == "offline" {
+			return nil, false, errors.New("connection refused")
+		}
+		data, ok := files[dir]
+		return []byte(data), ok, nil
+	})
+	for _, tc := range []struct {
+		rel     string
+		want    []string
+		wantErr bool
+	}{
+		{"legal/contrato.md", []string{"legal"}, false},
+		{"legal/public/aviso.md", []string{"everyone"}, false},
+		{"legal/public/anexo.pdf", []string{"legal"}, false}, // no match, no default: falls through
+		{"other/nota.md", nil, false},
+		{"empty/nota.md", nil, false},
+		{"broken/deep/nota.md", nil, true},
+		{"broken/other.md", nil, true},
+		{"offline/nota.md", nil, true}, // cannot tell whether a sidecar exists: unknown, not none
+	} {
+		got, err := r.GroupsFor(context.Background(), tc.rel)
+		if (err != nil) != tc.wantErr || !slices.Equal(got, tc.want) {
+			t.Errorf("GroupsFor(%s) = %v, %v; want %v (error %v)", tc.rel, got, err, tc.want, tc.wantErr)
+		}
+	}
+	for dir, n := range reads {
+		if n != 1 {
+			t.Errorf("sidecar of %s read %d times, want once", dir, n)
+		}
+	}
+}
+
+// FuzzParse feeds arbitrary files to the sidecar parser: it must not panic, and a parsed
+// sidecar never yields an empty group list for a path it claims.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("default_groups: [hr]\nrules: [{match: \"a/**\", groups: [x]}]\n"))
+	f.Add([]byte("rules:\n  - match: \"**\"\n    groups: []\n"))
+	f.Add([]byte("\x00\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := parse(data)
+		if err != nil || sc == nil {
+			return
+		}
+		for _, rel := range []string{"a/b.md", "x.md", "deep/er/file.txt"} {
+			if g := sc.rules.GroupsFor(rel); len(g) == 0 {
+				t.Fatalf("sidecar %q gives %s no groups", data, rel)
+			}
+		}
+	})
+}
