@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sort"
 	"time"
 )
@@ -68,8 +69,8 @@ func rerankHits(ctx context.Context, r Reranker, timeout time.Duration, query st
 	armHits := make([]ArmHit, n)
 	for rank, i := range order {
 		h := head[i]
-		h.ArmRank = withArm(h.ArmRank, rank+1)
-		h.ArmScore = withArmScore(h.ArmScore, scores[i])
+		h.ArmRank = withRerank(h.ArmRank, rank+1)
+		h.ArmScore = withRerank(h.ArmScore, scores[i])
 		reranked = append(reranked, h)
 		armHits[rank] = ArmHit{ChunkID: h.ChunkID, Rank: rank + 1, Score: scores[i]}
 	}
@@ -84,23 +85,12 @@ func rerankHits(ctx context.Context, r Reranker, timeout time.Duration, query st
 
 var errRerankTimeout = errors.New("rerank stage timeout")
 
-// withArm returns a copy of ranks with the reranker's rank added (the searcher's maps may be
-// shared or nil).
-func withArm(ranks map[Arm]int, rank int) map[Arm]int {
-	out := make(map[Arm]int, len(ranks)+1)
-	for k, v := range ranks {
-		out[k] = v
-	}
-	out[ArmRerank] = rank
-	return out
-}
-
-func withArmScore(scores map[Arm]float64, score float64) map[Arm]float64 {
-	out := make(map[Arm]float64, len(scores)+1)
-	for k, v := range scores {
-		out[k] = v
-	}
-	out[ArmRerank] = score
+// withRerank returns a copy of a hit's per-arm ranks or scores with the reranker's value added
+// (the searcher's maps may be shared or nil).
+func withRerank[V any](perArm map[Arm]V, v V) map[Arm]V {
+	out := make(map[Arm]V, len(perArm)+1)
+	maps.Copy(out, perArm)
+	out[ArmRerank] = v
 	return out
 }
 

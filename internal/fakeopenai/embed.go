@@ -1,7 +1,6 @@
 package fakeopenai
 
 import (
-	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -55,13 +54,7 @@ type embeddingItem struct {
 // serveEmbeddings answers POST .../embeddings in OpenAI's shape.
 func (s *Server) serveEmbeddings(w http.ResponseWriter, req Request) {
 	vectors, herr := s.embed(req)
-	if herr != nil {
-		writeError(w, req, herr)
-		return
-	}
-	if len(vectors) != len(req.Input) {
-		writeError(w, req, &HTTPError{Status: http.StatusInternalServerError,
-			Message: fmt.Sprintf("fake EmbedFunc returned %d vectors for %d inputs", len(vectors), len(req.Input))})
+	if writeFuncFailure(w, req, herr, "EmbedFunc", len(vectors), len(req.Input), "vectors", "inputs") {
 		return
 	}
 	data := make([]embeddingItem, len(vectors))

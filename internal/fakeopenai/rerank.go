@@ -1,7 +1,6 @@
 package fakeopenai
 
 import (
-	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -35,13 +34,7 @@ func wordOverlapScores(req Request) ([]float64, *HTTPError) {
 // "relevance_score"}]} limited to top_n, or TEI's bare [{"index","score"}], both best first.
 func (s *Server) serveRerank(w http.ResponseWriter, req Request) {
 	scores, herr := s.rerank(req)
-	if herr != nil {
-		writeError(w, req, herr)
-		return
-	}
-	if len(scores) != len(req.Documents) {
-		writeError(w, req, &HTTPError{Status: http.StatusInternalServerError,
-			Message: fmt.Sprintf("fake RerankFunc returned %d scores for %d documents", len(scores), len(req.Documents))})
+	if writeFuncFailure(w, req, herr, "RerankFunc", len(scores), len(req.Documents), "scores", "documents") {
 		return
 	}
 	order := make([]int, len(scores))

@@ -245,36 +245,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// writeError answers in the error shape the endpoint's real servers use: OpenAI's
-// {"error":{...}}, Cohere's {"message"} or TEI's {"error","error_type"}.
-func writeError(w http.ResponseWriter, req Request, e *HTTPError) {
-	if e.RetryAfter != "" {
-		w.Header().Set("Retry-After", e.RetryAfter)
-	}
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	var body any
-	switch {
-	case req.Endpoint == "rerank" && req.Flavor == "tei":
-		body = map[string]any{"error": msg, "error_type": "fake"}
-	case req.Endpoint == "rerank":
-		body = map[string]any{"message": msg}
-	default:
-		body = map[string]any{"error": map[string]any{
-			"message": msg, "type": "fake_error", "param": nil, "code": e.Status,
-		}}
-	}
-	writeJSON(w, e.Status, body)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
 // endpointOf names the endpoint a path ends with, or "".
 func endpointOf(path string) string {
 	switch {

@@ -109,3 +109,35 @@ func TestStreamDeltasConcatenate(t *testing.T) {
 		}
 	}
 }
+
+// TestFuncFailuresReachTheClient: a Func's error, or an answer with the wrong number of results,
+// comes back as an error in the endpoint's own shape.
+func TestFuncFailuresReachTheClient(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		opt        Option
+		path, body string
+		wantStatus int
+		wantBody   string
+	}{
+		{"embed error", WithEmbedFunc(func(Request) ([][]float32, *HTTPError) { return nil, &HTTPError{Status: 503, Message: "busy"} }),
+			"/embeddings", `{"model":"e","input":["x"]}`, 503, `"message":"busy"`},
+		{"embed count", WithEmbedFunc(func(Request) ([][]float32, *HTTPError) { return [][]float32{{1}, {2}}, nil }),
+			"/embeddings", `{"model":"e","input":["x"]}`, 500, `fake EmbedFunc returned 2 vectors for 1 inputs`},
+		{"rerank error", WithRerankFunc(func(Request) ([]float64, *HTTPError) { return nil, &HTTPError{Status: 400, Message: "bad"} }),
+			"/rerank", `{"model":"r","query":"q","documents":["a","b"]}`, 400, `{"message":"bad"}`},
+		{"rerank count", WithRerankFunc(func(Request) ([]float64, *HTTPError) { return []float64{1}, nil }),
+			"/rerank", `{"model":"r","query":"q","documents":["a","b"]}`, 500, `fake RerankFunc returned 1 scores for 2 documents`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := New(t, tt.opt)
+			resp, body := post(t, srv.URL+tt.path, tt.body)
+			if resp.StatusCode != tt.wantStatus || !strings.Contains(body, tt.wantBody) {
+				t.Errorf("status %d body %s, want %d with %s", resp.StatusCode, body, tt.wantStatus, tt.wantBody)
+			}
+		})
+	}
+}

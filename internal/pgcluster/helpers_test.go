@@ -55,8 +55,8 @@ func stopAtCleanup(t *testing.T, dataDir string) {
 	})
 }
 
-// queryInt connects with connString and returns the integer result of query.
-func queryInt(t *testing.T, connString, query string) int {
+// withConn connects with connString, runs fn on the connection and closes it.
+func withConn(t *testing.T, connString string, fn func(ctx context.Context, conn *pgx.Conn)) {
 	t.Helper()
 	ctx := testContext(t)
 	conn, err := pgx.Connect(ctx, connString)
@@ -64,25 +64,29 @@ func queryInt(t *testing.T, connString, query string) int {
 		t.Fatalf("connect %q: %v", connString, err)
 	}
 	defer conn.Close(ctx)
+	fn(ctx, conn)
+}
+
+// queryInt connects with connString and returns the integer result of query.
+func queryInt(t *testing.T, connString, query string) int {
+	t.Helper()
 	var n int
-	if err := conn.QueryRow(ctx, query).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
+	withConn(t, connString, func(ctx context.Context, conn *pgx.Conn) {
+		if err := conn.QueryRow(ctx, query).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	})
 	return n
 }
 
 // execSQL connects with connString and runs statements.
 func execSQL(t *testing.T, connString string, statements ...string) {
 	t.Helper()
-	ctx := testContext(t)
-	conn, err := pgx.Connect(ctx, connString)
-	if err != nil {
-		t.Fatalf("connect %q: %v", connString, err)
-	}
-	defer conn.Close(ctx)
-	for _, s := range statements {
-		if _, err := conn.Exec(ctx, s); err != nil {
-			t.Fatalf("%s: %v", s, err)
+	withConn(t, connString, func(ctx context.Context, conn *pgx.Conn) {
+		for _, s := range statements {
+			if _, err := conn.Exec(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
 		}
-	}
+	})
 }

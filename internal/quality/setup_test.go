@@ -1,16 +1,15 @@
 package quality_test
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 	"github.com/citahq/cita/rag/translate"
 )
 
@@ -47,23 +46,9 @@ func translator(t *testing.T) *translate.Apertium {
 // newIndex opens a store on a fresh schema; tr, when not nil, translates queries as cita does.
 func newIndex(t *testing.T, tr rag.Translator) *index {
 	t.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := pgstoretest.New(t, emb.Info())
 	opts := rag.DefaultHybridOptions()
 	opts.Translator = tr
-	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, opts), logger: logger}
+	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, opts), logger: slog.New(slog.DiscardHandler)}
 }

@@ -73,6 +73,21 @@ type loader struct {
 	sampleEvery int
 }
 
+// newLoader returns a loader for cfg that samples about cfg.Queries chunks, with 4 writers and no
+// progress reports unless cfg sets them.
+func newLoader(cfg Config) *loader {
+	progress := cfg.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	writers := cfg.Writers
+	if writers <= 0 {
+		writers = 4
+	}
+	return &loader{cfg: cfg, gen: newCorpusGen(uint64(cfg.Chunks)), writers: writers, progress: progress,
+		sampleEvery: max(1, cfg.Chunks/max(cfg.Queries, 1))}
+}
+
 // load generates documents [from, to) (20 chunks each, the last one cut at maxChunks), embeds
 // and writes them. It returns the number of chunks.
 func (l *loader) load(ctx context.Context, from, to, maxChunks int) (int, error) {
@@ -144,16 +159,7 @@ func (l *loader) load(ctx context.Context, from, to, maxChunks int) (int, error)
 // more chunks are added with the index in place, the steady state of a sync. It returns the
 // first error of the store or the embedder.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	progress := cfg.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
-	writers := cfg.Writers
-	if writers <= 0 {
-		writers = 4
-	}
-	l := &loader{cfg: cfg, gen: newCorpusGen(uint64(cfg.Chunks)), writers: writers, progress: progress,
-		sampleEvery: max(1, cfg.Chunks/max(cfg.Queries, 1))}
+	l := newLoader(cfg)
 	docs := (cfg.Chunks + chunksPerDoc - 1) / chunksPerDoc
 	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
 
@@ -169,7 +175,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		_ = end(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	progress("building the vector index and the term statistics")
+	l.progress("building the vector index and the term statistics")
 	if err := end(ctx); err != nil {
 		return nil, err
 	}
@@ -186,7 +192,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.IncrementalChunksPerS = float64(n) / time.Since(start).Seconds()
 	res.Chunks += n
-	progress(fmt.Sprintf("indexed at %.0f chunks/s (bulk), %.0f chunks/s (incremental); querying", res.IndexChunksPerS, res.IncrementalChunksPerS))
+	l.progress(fmt.Sprintf("indexed at %.0f chunks/s (bulk), %.0f chunks/s (incremental); querying", res.IndexChunksPerS, res.IncrementalChunksPerS))
 	samples := l.samples
 	g := l.gen
 

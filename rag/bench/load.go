@@ -16,16 +16,7 @@ type Query struct {
 // other front ends (the MCP server). cfg.Search is not used. It returns the first error of the
 // store or the embedder.
 func Load(ctx context.Context, cfg Config) ([]Query, error) {
-	progress := cfg.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
-	writers := cfg.Writers
-	if writers <= 0 {
-		writers = 4
-	}
-	l := &loader{cfg: cfg, gen: newCorpusGen(uint64(cfg.Chunks)), writers: writers, progress: progress,
-		sampleEvery: max(1, cfg.Chunks/max(cfg.Queries, 1))}
+	l := newLoader(cfg)
 	end, err := cfg.Store.BeginBulkLoad(ctx)
 	if err != nil {
 		return nil, err
@@ -34,7 +25,7 @@ func Load(ctx context.Context, cfg Config) ([]Query, error) {
 	if _, err := l.load(ctx, 0, docs, cfg.Chunks); err != nil {
 		return nil, err
 	}
-	progress("building the vector index and the term statistics")
+	l.progress("building the vector index and the term statistics")
 	if end != nil {
 		if err := end(ctx); err != nil {
 			return nil, err

@@ -2,14 +2,13 @@ package generate_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // testDoc is one fictional document of Norvik Logistics, the organisation of the agent tests.
@@ -64,21 +63,8 @@ type corpus struct {
 func indexAgentCorpus(t *testing.T) *corpus {
 	t.Helper()
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	logger := slog.New(slog.DiscardHandler)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := pgstoretest.New(t, emb.Info())
 	c := &corpus{store: store, search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()), ids: map[string]int64{}}
 	for i, d := range agentCorpus {
 		var chunks []rag.Chunk

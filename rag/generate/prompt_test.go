@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,26 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citahq/cita/internal/golden"
 	"github.com/citahq/cita/rag"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
+// checkGolden compares got with testdata/<name> (golden.Check: -update rewrites it).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func date(s string) time.Time {

@@ -10,9 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
 )
 
@@ -24,23 +22,8 @@ type cacheBundle struct {
 
 func setupCache(tb testing.TB, opts pgstore.CacheOptions) *cacheBundle {
 	tb.Helper()
-	ctx := context.Background()
-	cs, schema := testdb.Schema(tb)
-	logger := slog.New(slog.DiscardHandler)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		tb.Fatalf("open store: %v", err)
-	}
-	tb.Cleanup(pool.Close)
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	return &cacheBundle{bundle: bundle{store: store, emb: emb}, cache: pgstore.NewCache(pool, opts, logger)}
+	b := setup(tb)
+	return &cacheBundle{bundle: *b, cache: pgstore.NewCache(b.store.Pool(), opts, slog.New(slog.DiscardHandler))}
 }
 
 // index indexes a one-chunk document and returns its id and version.

@@ -2,14 +2,13 @@ package pgstore_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // bundle is a migrated, empty store in its own schema with the built-in embedder.
@@ -18,24 +17,10 @@ type bundle struct {
 	emb   *hashembed.Embedder
 }
 
-func setup(t *testing.T) *bundle {
+func setup(t testing.TB) *bundle {
 	t.Helper()
-	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &bundle{store: store, emb: emb}
+	return &bundle{store: pgstoretest.New(t, emb.Info()), emb: emb}
 }
 
 // doc indexes one document whose chunks are the given texts (section "S<i>").

@@ -9,6 +9,25 @@ import (
 	"github.com/citahq/cita/rag"
 )
 
+// hitSelect selects, from chunks c joined to their documents d, the columns scanHit reads. Each
+// query that uses it adds its own WHERE, which must hold the scope's filter.
+const hitSelect = `
+		SELECT c.id, c.document_id, d.version, d.title, c.section, c.locator, c.content,
+			d.external_id, d.url, d.owner, d.lang, d.updated_at
+		FROM chunks c JOIN documents d ON d.id = c.document_id`
+
+// scanHit reads one row of hitSelect into a hit, its heading the title and the section.
+func scanHit(row pgx.CollectableRow) (rag.Hit, error) {
+	var h rag.Hit
+	err := row.Scan(&h.ChunkID, &h.DocumentID, &h.DocVersion, &h.Title, &h.Section, &h.Locator, &h.Content,
+		&h.Path, &h.URL, &h.Owner, &h.Lang, &h.UpdatedAt)
+	h.Heading = h.Title
+	if h.Section != "" {
+		h.Heading += " > " + h.Section
+	}
+	return h, err
+}
+
 // LoadHits returns the chunks with the given ids that the scope may read, with their documents'
 // fields, in one query. Ids the scope may not read are silently absent: the filter is applied
 // again here so that no path returns a chunk outside the scope.
@@ -16,24 +35,12 @@ func (s *Store) LoadHits(ctx context.Context, ids []int64, scope rag.Scope) ([]r
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
 	}
-	rows, err := s.pool.Query(ctx, `
-		SELECT c.id, c.document_id, d.version, d.title, c.section, c.locator, c.content,
-			d.external_id, d.url, d.owner, d.lang, d.updated_at
-		FROM chunks c JOIN documents d ON d.id = c.document_id
+	rows, err := s.pool.Query(ctx, hitSelect+`
 		WHERE c.id = ANY($1) AND c.groups && $2::text[]`, ids, scope.Groups())
 	if err != nil {
 		return nil, fmt.Errorf("load hits: %w", err)
 	}
-	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (rag.Hit, error) {
-		var h rag.Hit
-		err := row.Scan(&h.ChunkID, &h.DocumentID, &h.DocVersion, &h.Title, &h.Section, &h.Locator, &h.Content,
-			&h.Path, &h.URL, &h.Owner, &h.Lang, &h.UpdatedAt)
-		h.Heading = h.Title
-		if h.Section != "" {
-			h.Heading += " > " + h.Section
-		}
-		return h, err
-	})
+	hits, err := pgx.CollectRows(rows, scanHit)
 	if err != nil {
 		return nil, fmt.Errorf("load hits: %w", err)
 	}

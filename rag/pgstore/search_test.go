@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,53 @@ func TestEmptyScopeIsAnError(t *testing.T) {
 	}
 	if _, err := b.store.LoadHits(ctx, []int64{1}, rag.Scope{}); !errors.Is(err, rag.ErrNoScope) {
 		t.Errorf("load with empty scope: %v, want ErrNoScope", err)
+	}
+}
+
+// TestVectorVariantsShareFilterAndOrder runs the indexed and the exact vector search over the
+// same corpus: both refuse an empty scope and a vector of the wrong dimension, both return only
+// chunks the scope may read, and on a corpus this small the index finds the exact neighbours.
+func TestVectorVariantsShareFilterAndOrder(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	seedCorpus(t, b)
+	ctx := context.Background()
+	vec := b.emb.Vector("banda salarial B7 plan cóndor")
+	variants := map[string]func(context.Context, []float32, rag.Scope, int) ([]rag.ArmHit, error){
+		"indexed": b.store.SearchVector,
+		"exact":   b.store.SearchVectorExact,
+	}
+	ids := map[string][]int64{}
+	for name, search := range variants {
+		if _, err := search(ctx, vec, rag.Scope{}, 5); !errors.Is(err, rag.ErrNoScope) {
+			t.Errorf("%s with empty scope: %v, want ErrNoScope", name, err)
+		}
+		if _, err := search(ctx, vec[:len(vec)-1], rag.MustScope("everyone"), 5); err == nil {
+			t.Errorf("%s accepted a vector of the wrong dimension", name)
+		}
+		everyone := rag.MustScope("everyone")
+		hits, err := search(ctx, vec, everyone, 20)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("%s: no hits", name)
+		}
+		for i, h := range hits {
+			if h.Rank != i+1 {
+				t.Errorf("%s: hit %d has rank %d", name, i, h.Rank)
+			}
+			if i > 0 && h.Score > hits[i-1].Score {
+				t.Errorf("%s: hit %d scores %f above the one before it (%f)", name, i, h.Score, hits[i-1].Score)
+			}
+			if loaded, err := b.store.LoadHits(ctx, []int64{h.ChunkID}, everyone); err != nil || len(loaded) != 1 {
+				t.Errorf("%s returned chunk %d that scope everyone cannot load (%v)", name, h.ChunkID, err)
+			}
+			ids[name] = append(ids[name], h.ChunkID)
+		}
+	}
+	if !slices.Equal(ids["indexed"], ids["exact"]) {
+		t.Errorf("indexed %v, exact %v: want the same neighbours on a small corpus", ids["indexed"], ids["exact"])
 	}
 }
 

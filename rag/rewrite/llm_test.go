@@ -2,21 +2,18 @@ package rewrite
 
 import (
 	"context"
-	"flag"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/citahq/cita/internal/fakeopenai"
+	"github.com/citahq/cita/internal/golden"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/openai"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // newLLM returns an LLM rewriter whose model is the real go-openai client against srv.
 func newLLM(t *testing.T, srv *fakeopenai.Server) *LLM {
@@ -190,24 +187,10 @@ func TestRewritePromptGolden(t *testing.T) {
 	checkGolden(t, "rewrite_prompt.golden", b.String())
 }
 
+// checkGolden compares got with testdata/<name> (golden.Check: -update rewrites it).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestLLMWritesTheTranslationInTheSameCall(t *testing.T) {

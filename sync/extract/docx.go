@@ -63,7 +63,7 @@ type docxWalker struct {
 	b         *sectionBuilder
 
 	paragraphs []*docxParagraph // open paragraphs (a text box nests one inside another)
-	tables     []*tableState    // open tables (tables nest inside cells)
+	tables     tableStack
 	inRun      bool
 	inText     bool
 }
@@ -130,17 +130,13 @@ func (w *docxWalker) start(t xml.StartElement) {
 	case "noBreakHyphen":
 		w.writeInRun("-")
 	case "tbl":
-		w.tables = append(w.tables, &tableState{})
+		w.tables.open()
 	case "tr":
-		if tbl := w.table(); tbl != nil {
-			tbl.startRow()
-		}
+		w.tables.startRow()
 	case "tc":
-		if tbl := w.table(); tbl != nil {
-			tbl.startCell()
-		}
+		w.tables.startCell(1)
 	case "gridSpan":
-		if tbl := w.table(); tbl != nil {
+		if tbl := w.tables.top(); tbl != nil {
 			tbl.span = xmlIntAttr(t, "val", 1)
 		}
 	}
@@ -150,13 +146,6 @@ func (w *docxWalker) writeInRun(s string) {
 	if p := w.paragraph(); p != nil && w.inRun {
 		p.text.WriteString(s)
 	}
-}
-
-func (w *docxWalker) table() *tableState {
-	if len(w.tables) == 0 {
-		return nil
-	}
-	return w.tables[len(w.tables)-1]
 }
 
 func (w *docxWalker) end(t xml.EndElement) {
@@ -171,17 +160,12 @@ func (w *docxWalker) end(t xml.EndElement) {
 			w.emitParagraph(p)
 		}
 	case "tc":
-		if tbl := w.table(); tbl != nil {
-			tbl.endCell()
-		}
+		w.tables.endCell()
 	case "tr":
-		if tbl := w.table(); tbl != nil {
-			tbl.endRow()
-		}
+		w.tables.endRow()
 	case "tbl":
-		if tbl := w.table(); tbl != nil {
-			w.tables = w.tables[:len(w.tables)-1]
-			if outer := w.table(); outer != nil && outer.inCell {
+		if tbl := w.tables.close(); tbl != nil {
+			if outer := w.tables.cell(); outer != nil {
 				outer.appendText(tbl.flatText()) // a nested table reads as text in its cell
 			} else {
 				w.b.add(Block{Kind: TableBlock, Table: tbl.table()})
@@ -195,7 +179,7 @@ func (w *docxWalker) emitParagraph(p *docxParagraph) {
 	if text == "" {
 		return
 	}
-	if tbl := w.table(); tbl != nil && tbl.inCell {
+	if tbl := w.tables.cell(); tbl != nil {
 		tbl.appendText(text)
 		return
 	}

@@ -2,16 +2,15 @@ package extract
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/citahq/cita/internal/golden"
+)
 
 // dumpDocument renders a Document as readable text for golden files: one line per block, with
 // its kind, list level and the section path above it.
@@ -72,26 +71,25 @@ func dumpBlock(sb *strings.Builder, b Block) {
 	}
 }
 
-// checkGolden compares got with testdata/golden/<name>.golden, rewriting it under -update.
+// checkDump reports each string of want that dump lacks and each string of unwanted it holds.
+func checkDump(t *testing.T, dump string, want, unwanted []string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(dump, s) {
+			t.Errorf("dump lacks %q:\n%s", s, dump)
+		}
+	}
+	for _, s := range unwanted {
+		if strings.Contains(dump, s) {
+			t.Errorf("dump has %q:\n%s", s, dump)
+		}
+	}
+}
+
+// checkGolden compares got with testdata/golden/<name>.golden (golden.Check: -update rewrites it).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -run %s -update to create it): %v", t.Name(), err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden %s (run with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", name, path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".golden"), got)
 }
 
 // TestGolden extracts every file in testdata/input and compares its dump with the golden file.

@@ -18,6 +18,17 @@ func extractString(t *testing.T, name, src string) *Document {
 	return doc
 }
 
+// checkFileError fails t unless err wraps want and its message names file and says msg.
+func checkFileError(t *testing.T, err, want error, file, msg string) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+	if !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), msg) {
+		t.Errorf("error %q should name %q and say %q", err, file, msg)
+	}
+}
+
 func TestExtractErrors(t *testing.T) {
 	t.Parallel()
 	canceled, cancel := context.WithCancel(context.Background())
@@ -48,12 +59,7 @@ func TestExtractErrors(t *testing.T) {
 				ctx = context.Background()
 			}
 			_, err := Extract(ctx, tt.file, tt.data, tt.limits)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			if !strings.Contains(err.Error(), tt.file) || !strings.Contains(err.Error(), tt.wantMsg) {
-				t.Errorf("error %q should name %q and say %q", err, tt.file, tt.wantMsg)
-			}
+			checkFileError(t, err, tt.wantErr, tt.file, tt.wantMsg)
 		})
 	}
 }

@@ -3,63 +3,31 @@ package extract
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
-// addFixtureSeeds seeds the corpus with the generated fixtures of these extensions and, when
-// CITA_SHARED_DIR is set, the real office files too.
-func addFixtureSeeds(f *testing.F, exts ...string) {
+// fuzzOffice fuzzes Extract under each of names, seeded with the generated fixtures of those
+// extensions and, when CITA_SHARED_DIR is set, the real office files too.
+func fuzzOffice(f *testing.F, names ...string) {
 	dirs := []string{filepath.Join("testdata", "fixtures")}
 	if shared := os.Getenv("CITA_SHARED_DIR"); shared != "" {
 		dirs = append(dirs, filepath.Join(shared, "fixtures", "office"))
 	}
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			for _, ext := range exts {
-				if strings.HasSuffix(e.Name(), ext) {
-					data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-					if err != nil {
-						f.Fatal(err)
-					}
-					f.Add(data)
-				}
-			}
-		}
+	exts := make([]string, len(names))
+	for i, name := range names {
+		exts[i] = filepath.Ext(name)
 	}
+	for _, dir := range dirs {
+		_ = addDirSeeds(f, dir, exts) // a missing folder only means fewer seeds
+	}
+	fuzzAs(f, names...)
 }
 
-func FuzzDOCX(f *testing.F) {
-	addFixtureSeeds(f, ".docx")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzExtract(t, "f.docx", data) })
-}
-
-func FuzzPPTX(f *testing.F) {
-	addFixtureSeeds(f, ".pptx")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzExtract(t, "f.pptx", data) })
-}
-
-func FuzzODT(f *testing.F) {
-	addFixtureSeeds(f, ".odt", ".ods")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzExtract(t, "f.odt", data)
-		fuzzExtract(t, "f.ods", data)
-	})
-}
-
-func FuzzXLSX(f *testing.F) {
-	addFixtureSeeds(f, ".xlsx")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzExtract(t, "f.xlsx", data) })
-}
-
-func FuzzPDF(f *testing.F) {
-	addFixtureSeeds(f, ".pdf")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzExtract(t, "f.pdf", data) })
-}
+func FuzzDOCX(f *testing.F) { fuzzOffice(f, "f.docx") }
+func FuzzPPTX(f *testing.F) { fuzzOffice(f, "f.pptx") }
+func FuzzODT(f *testing.F)  { fuzzOffice(f, "f.odt", "f.ods") }
+func FuzzXLSX(f *testing.F) { fuzzOffice(f, "f.xlsx") }
+func FuzzPDF(f *testing.F)  { fuzzOffice(f, "f.pdf") }
 
 // FuzzOfficeXML feeds arbitrary XML to the part walkers directly: a zip's bytes rarely survive
 // mutation, so this is where the walkers meet odd markup.

@@ -19,7 +19,7 @@ type odfWalker struct {
 	paragraphs []*odfParagraph
 	lists      []string // style name of each open text:list (inherited when unset)
 	counters   []int
-	tables     []*tableState
+	tables     tableStack
 	sheetName  string
 	sheets     int
 	rowRepeat  int
@@ -78,29 +78,22 @@ func (w *odfWalker) start(t xml.StartElement) {
 			}
 		}
 	case "table":
-		w.tables = append(w.tables, &tableState{})
+		w.tables.open()
 		if len(w.tables) == 1 {
 			w.sheetName = xmlAttr(t, "name")
 		}
 	case "table-row":
-		if tbl := w.table(); tbl != nil {
+		if tbl := w.tables.top(); tbl != nil {
 			tbl.startRow()
 			w.rowRepeat = min(max(xmlIntAttr(t, "number-rows-repeated", 1), 1), maxRepeat)
 		}
 	case "table-cell", "covered-table-cell":
-		if tbl := w.table(); tbl != nil {
+		if tbl := w.tables.top(); tbl != nil {
 			tbl.startCell()
 			tbl.span = min(max(xmlIntAttr(t, "number-columns-spanned", 1), 1), maxRepeat)
 			w.cellRepeat = min(max(xmlIntAttr(t, "number-columns-repeated", 1), 1), maxRepeat)
 		}
 	}
-}
-
-func (w *odfWalker) table() *tableState {
-	if len(w.tables) == 0 {
-		return nil
-	}
-	return w.tables[len(w.tables)-1]
 }
 
 func (w *odfWalker) end(t xml.EndElement) {
@@ -116,7 +109,7 @@ func (w *odfWalker) end(t xml.EndElement) {
 			w.lists = w.lists[:n-1]
 		}
 	case "table-cell", "covered-table-cell":
-		if tbl := w.table(); tbl != nil {
+		if tbl := w.tables.top(); tbl != nil {
 			value := tbl.cell.String()
 			tbl.endCell()
 			for i := 1; i < w.cellRepeat && value != ""; i++ {
@@ -124,7 +117,7 @@ func (w *odfWalker) end(t xml.EndElement) {
 			}
 		}
 	case "table-row":
-		if tbl := w.table(); tbl != nil {
+		if tbl := w.tables.top(); tbl != nil {
 			for len(tbl.row) > 0 && tbl.row[len(tbl.row)-1] == "" { // the sheet's empty rest
 				tbl.row = tbl.row[:len(tbl.row)-1]
 			}
@@ -135,15 +128,14 @@ func (w *odfWalker) end(t xml.EndElement) {
 			}
 		}
 	case "table":
-		if tbl := w.table(); tbl != nil {
-			w.tables = w.tables[:len(w.tables)-1]
+		if tbl := w.tables.close(); tbl != nil {
 			w.endTable(tbl)
 		}
 	}
 }
 
 func (w *odfWalker) endTable(tbl *tableState) {
-	if outer := w.table(); outer != nil {
+	if outer := w.tables.top(); outer != nil {
 		if outer.inCell {
 			outer.appendText(tbl.flatText())
 		}
@@ -177,8 +169,8 @@ func (w *odfWalker) emit(p *odfParagraph) {
 	switch {
 	case len(w.paragraphs) > 0: // a frame's text inside a paragraph
 		w.b.paragraph(text)
-	case w.table() != nil:
-		if tbl := w.table(); tbl.inCell {
+	case w.tables.top() != nil:
+		if tbl := w.tables.cell(); tbl != nil {
 			tbl.appendText(text)
 		}
 	case p.heading > 0:

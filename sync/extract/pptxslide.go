@@ -33,7 +33,7 @@ func readSlide(part string, data []byte) (slideContent, error) {
 	var shape *drawingShape
 	var para *drawingParagraph
 	var text strings.Builder
-	var tables []*tableState
+	var tables tableStack
 	inText := false
 	err := xmlTokens(part, data, func(_ *xml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
@@ -46,16 +46,11 @@ func readSlide(part string, data []byte) (slideContent, error) {
 					shape.hasPh, shape.placeholder = true, xmlAttr(t, "type")
 				}
 			case "tbl":
-				tables = append(tables, &tableState{})
+				tables.open()
 			case "tr":
-				if len(tables) > 0 {
-					tables[len(tables)-1].startRow()
-				}
+				tables.startRow()
 			case "tc":
-				if len(tables) > 0 {
-					tables[len(tables)-1].startCell()
-					tables[len(tables)-1].span = xmlIntAttr(t, "gridSpan", 1)
-				}
+				tables.startCell(xmlIntAttr(t, "gridSpan", 1))
 			case "p":
 				para = &drawingParagraph{}
 				text.Reset()
@@ -90,24 +85,18 @@ func readSlide(part string, data []byte) (slideContent, error) {
 				}
 				para.text = strings.TrimSpace(text.String())
 				switch {
-				case len(tables) > 0 && tables[len(tables)-1].inCell:
-					tables[len(tables)-1].appendText(para.text)
+				case tables.cell() != nil:
+					tables.cell().appendText(para.text)
 				case shape != nil && para.text != "":
 					shape.paragraphs = append(shape.paragraphs, *para)
 				}
 				para = nil
 			case "tc":
-				if len(tables) > 0 {
-					tables[len(tables)-1].endCell()
-				}
+				tables.endCell()
 			case "tr":
-				if len(tables) > 0 {
-					tables[len(tables)-1].endRow()
-				}
+				tables.endRow()
 			case "tbl":
-				if len(tables) > 0 {
-					tbl := tables[len(tables)-1]
-					tables = tables[:len(tables)-1]
+				if tbl := tables.close(); tbl != nil {
 					if table := tbl.table(); table != nil {
 						content.blocks = append(content.blocks, Block{Kind: TableBlock, Table: table})
 					}

@@ -67,3 +67,61 @@ func (t *tableState) flatText() string {
 	}
 	return strings.Join(lines, "; ")
 }
+
+// tableStack holds the tables open while markup is walked, the innermost last (tables nest
+// inside cells). Its row and cell methods act on the innermost table and do nothing outside one.
+type tableStack []*tableState
+
+// open starts a table, inside the innermost open one's cell or at the top level.
+func (s *tableStack) open() { *s = append(*s, &tableState{}) }
+
+// top returns the innermost open table, or nil outside any table.
+func (s tableStack) top() *tableState {
+	if len(s) == 0 {
+		return nil
+	}
+	return s[len(s)-1]
+}
+
+// close ends the innermost open table and returns it, or nil outside any table.
+func (s *tableStack) close() *tableState {
+	t := s.top()
+	if t != nil {
+		*s = (*s)[:len(*s)-1]
+	}
+	return t
+}
+
+// cell returns the innermost open table while a cell of it is open, or nil.
+func (s tableStack) cell() *tableState {
+	if t := s.top(); t != nil && t.inCell {
+		return t
+	}
+	return nil
+}
+
+func (s tableStack) startRow() {
+	if t := s.top(); t != nil {
+		t.startRow()
+	}
+}
+
+func (s tableStack) endRow() {
+	if t := s.top(); t != nil {
+		t.endRow()
+	}
+}
+
+// startCell opens a cell spanning span columns.
+func (s tableStack) startCell(span int) {
+	if t := s.top(); t != nil {
+		t.startCell()
+		t.span = span
+	}
+}
+
+func (s tableStack) endCell() {
+	if t := s.top(); t != nil {
+		t.endCell()
+	}
+}

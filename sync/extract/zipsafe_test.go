@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -81,12 +80,7 @@ func TestZipLimits(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			if !strings.Contains(err.Error(), tt.file) || !strings.Contains(err.Error(), tt.wantMsg) {
-				t.Errorf("error %q should name %q and say %q", err, tt.file, tt.wantMsg)
-			}
+			checkFileError(t, err, tt.wantErr, tt.file, tt.wantMsg)
 		})
 	}
 }

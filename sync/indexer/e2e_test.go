@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/citahq/cita/config"
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 	"github.com/citahq/cita/rag/rewrite"
 	"github.com/citahq/cita/sync/indexer"
 )
@@ -28,36 +28,31 @@ type bundle struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := pgstoretest.New(t, emb.Info())
 	rules, err := config.LoadAccessRules("../../testdata/corpus.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bundle{store: store, emb: emb, ix: indexer.New(store, emb, indexer.Options{}, logger), rules: rules}
+	return &bundle{store: store, emb: emb, ix: indexer.New(store, emb, indexer.Options{}, slog.New(slog.DiscardHandler)), rules: rules}
 }
 
+// sync indexes the folder at root as source "corpus", each file readable by the groups the
+// corpus's access rules give it.
 func (b *bundle) sync(t *testing.T, root string) *indexer.Report {
 	t.Helper()
-	items, complete, err := indexer.ListFolder(context.Background(), root, b.rules.GroupsFor)
+	return b.syncFolder(t, "corpus", root, b.rules.GroupsFor)
+}
+
+// syncFolder lists the folder at root, each file readable by the groups groupsFor gives it, and
+// indexes it as source.
+func (b *bundle) syncFolder(t *testing.T, source, root string, groupsFor indexer.GroupsFunc) *indexer.Report {
+	t.Helper()
+	items, complete, err := indexer.ListFolder(context.Background(), root, groupsFor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := b.ix.Sync(context.Background(), "corpus", items, complete)
+	rep, err := b.ix.Sync(context.Background(), source, items, complete)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,17 +17,26 @@ import (
 
 func everyone(string) []string { return []string{"everyone"} }
 
-func (b *bundle) syncOffice(t *testing.T, root string) *indexer.Report {
+// officeBundle is a store that has indexed, once, a folder of officeCases written at root.
+type officeBundle struct {
+	*bundle
+	cases []officeCase
+	root  string
+}
+
+// setupOffice writes the office folder (writeOfficeFolder), indexes it as source "office" with
+// every file readable by everyone, and returns the first sync's report.
+func setupOffice(t *testing.T) (*officeBundle, *indexer.Report) {
 	t.Helper()
-	items, complete, err := indexer.ListFolder(context.Background(), root, everyone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := b.ix.Sync(context.Background(), "office", items, complete)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	b := &officeBundle{bundle: setup(t), cases: officeCases()}
+	b.root = writeOfficeFolder(t, b.cases)
+	return b, b.syncOffice(t)
+}
+
+// syncOffice indexes the office folder again.
+func (b *officeBundle) syncOffice(t *testing.T) *indexer.Report {
+	t.Helper()
+	return b.syncFolder(t, "office", b.root, everyone)
 }
 
 func (b *bundle) searchTop(t *testing.T, query string) []rag.Hit {
@@ -58,10 +67,8 @@ func hasToken(text, code string) bool {
 // document. Broken files are reported by name and reason.
 func TestOfficeFormatsEndToEnd(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	cases := officeCases()
-	root := writeOfficeFolder(t, cases)
-	rep := b.syncOffice(t, root)
+	b, rep := setupOffice(t)
+	cases := b.cases
 
 	if rep.Added != 2*len(cases) || rep.Listed != 2*len(cases)+3 {
 		t.Errorf("listed %d, added %d; want %d listed, %d added: %+v", rep.Listed, rep.Added, 2*len(cases)+3, 2*len(cases), rep)
@@ -126,10 +133,8 @@ func TestOfficeFormatsEndToEnd(t *testing.T) {
 // and their codes are still found in the previous version.
 func TestCorruptedVersionKeepsThePreviousOne(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	cases := officeCases()
-	root := writeOfficeFolder(t, cases)
-	first := b.syncOffice(t, root)
+	b, first := setupOffice(t)
+	cases, root := b.cases, b.root
 	if first.Added != 2*len(cases) {
 		t.Fatalf("first index: %+v", first)
 	}
@@ -148,7 +153,7 @@ func TestCorruptedVersionKeepsThePreviousOne(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep := b.syncOffice(t, root)
+	rep := b.syncOffice(t)
 	var failed []string
 	for _, f := range rep.Failed {
 		failed = append(failed, f.ExternalID)

@@ -1,16 +1,13 @@
 // Package extracttest writes small but real office documents (DOCX, XLSX, PPTX, ODT, ODS, PDF,
 // HTML, CSV, Markdown) from one plain description, so tests and benchmarks outside sync/extract
 // can feed the extractors files they made themselves. The zip+XML formats and the PDF are written
-// by hand with only the parts the extractors and common readers need; XLSX goes through excelize.
+// by hand with only the parts the extractors and common readers need (the low-level writers are
+// shared with internal/fixturegen through internal/docwrite); XLSX goes through excelize.
 package extracttest
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"html"
 	"strings"
-	"time"
 )
 
 // Doc describes a document independently of its format.
@@ -76,39 +73,6 @@ func Build(f Format, d Doc) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("build %q: unknown format", f)
 }
-
-// fixedTime keeps generated archives byte-for-byte stable.
-var fixedTime = time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
-
-type member struct{ name, body string }
-
-// zipMembers writes members in order; with storeFirst the first is stored uncompressed (ODF's
-// mimetype rule).
-func zipMembers(members []member, storeFirst bool) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i, m := range members {
-		method := zip.Deflate
-		if i == 0 && storeFirst {
-			method = zip.Store
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: method, Modified: fixedTime})
-		if err != nil {
-			return nil, fmt.Errorf("zip member %s: %w", m.name, err)
-		}
-		if _, err := w.Write([]byte(m.body)); err != nil {
-			return nil, fmt.Errorf("zip member %s: %w", m.name, err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("close zip: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-func esc(s string) string { return html.EscapeString(s) }
-
-const xmlHeader = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n"
 
 // firstTable returns the first section's table that has rows, or nil.
 func (d Doc) firstTable() [][]string {

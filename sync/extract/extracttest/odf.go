@@ -3,17 +3,17 @@ package extracttest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/citahq/cita/sync/extract/internal/docwrite"
 )
 
-const odfNS = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"`
-
 func odfMeta(d Doc) string {
-	return xmlHeader + `<office:document-meta ` + odfNS + ` office:version="1.3"><office:meta><dc:title>` + esc(d.Title) + `</dc:title>` +
-		`<meta:initial-creator>` + esc(d.Author) + `</meta:initial-creator><dc:date>2026-03-14T10:00:00</dc:date></office:meta></office:document-meta>`
+	return docwrite.XMLHeader + `<office:document-meta ` + docwrite.ODFNS + ` office:version="1.3"><office:meta><dc:title>` + docwrite.Esc(d.Title) + `</dc:title>` +
+		`<meta:initial-creator>` + docwrite.Esc(d.Author) + `</meta:initial-creator><dc:date>2026-03-14T10:00:00</dc:date></office:meta></office:document-meta>`
 }
 
 func odfManifest(mime string) string {
-	return xmlHeader + `<manifest:manifest ` + odfNS + ` manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="` + mime + `"/>` +
+	return docwrite.XMLHeader + `<manifest:manifest ` + docwrite.ODFNS + ` manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="` + mime + `"/>` +
 		`<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>`
 }
 
@@ -23,11 +23,11 @@ func odfTable(name string, rows [][]string) string {
 		width = max(width, len(row))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<table:table table:name="%s"><table:table-column table:number-columns-repeated="%d"/>`, esc(name), max(width, 1))
+	fmt.Fprintf(&b, `<table:table table:name="%s"><table:table-column table:number-columns-repeated="%d"/>`, docwrite.Esc(name), max(width, 1))
 	for _, row := range rows {
 		b.WriteString(`<table:table-row>`)
 		for _, cell := range row {
-			b.WriteString(`<table:table-cell office:value-type="string"><text:p>` + esc(cell) + `</text:p></table:table-cell>`)
+			b.WriteString(`<table:table-cell office:value-type="string"><text:p>` + docwrite.Esc(cell) + `</text:p></table:table-cell>`)
 		}
 		b.WriteString(`</table:table-row>`)
 	}
@@ -36,15 +36,10 @@ func odfTable(name string, rows [][]string) string {
 }
 
 func odfPackage(d Doc, mime, body string) ([]byte, error) {
-	content := xmlHeader + `<office:document-content ` + odfNS + ` office:version="1.3"><office:automatic-styles>` +
+	content := docwrite.XMLHeader + `<office:document-content ` + docwrite.ODFNS + ` office:version="1.3"><office:automatic-styles>` +
 		`<text:list-style style:name="Vinetas"><text:list-level-style-bullet text:level="1" text:bullet-char="•"/></text:list-style>` +
 		`</office:automatic-styles><office:body>` + body + `</office:body></office:document-content>`
-	return zipMembers([]member{
-		{"mimetype", mime},
-		{"META-INF/manifest.xml", odfManifest(mime)},
-		{"content.xml", content},
-		{"meta.xml", odfMeta(d)},
-	}, true)
+	return docwrite.ODF(mime, odfManifest(mime), content, odfMeta(d))
 }
 
 // BuildODT writes d as an OpenDocument text: headings as text:h level 1, paragraphs, bullets as
@@ -53,15 +48,15 @@ func BuildODT(d Doc) ([]byte, error) {
 	var b strings.Builder
 	for i, s := range d.Sections {
 		if s.Heading != "" {
-			b.WriteString(`<text:h text:outline-level="1">` + esc(s.Heading) + `</text:h>`)
+			b.WriteString(`<text:h text:outline-level="1">` + docwrite.Esc(s.Heading) + `</text:h>`)
 		}
 		for _, p := range s.Paragraphs {
-			b.WriteString(`<text:p>` + esc(p) + `</text:p>`)
+			b.WriteString(`<text:p>` + docwrite.Esc(p) + `</text:p>`)
 		}
 		if len(s.Bullets) > 0 {
 			b.WriteString(`<text:list text:style-name="Vinetas">`)
 			for _, item := range s.Bullets {
-				b.WriteString(`<text:list-item><text:p>` + esc(item) + `</text:p></text:list-item>`)
+				b.WriteString(`<text:list-item><text:p>` + docwrite.Esc(item) + `</text:p></text:list-item>`)
 			}
 			b.WriteString(`</text:list>`)
 		}

@@ -3,24 +3,17 @@ package extracttest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/citahq/cita/sync/extract/internal/docwrite"
 )
 
-const drawingNS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`
-
-// pptShape is a shape; placeholder "" writes a body placeholder, "-" a plain text box.
+// pptShape is a shape named after its id; placeholder as docwrite.PPTShape takes it.
 func pptShape(id int, placeholder, paragraphs string) string {
-	ph := `<p:ph type="` + placeholder + `"/>`
-	switch placeholder {
-	case "":
-		ph = `<p:ph idx="1"/>`
-	case "-":
-		ph = ""
-	}
-	return fmt.Sprintf(`<p:sp><p:nvSpPr><p:cNvPr id="%d" name="Shape %d"/><p:cNvSpPr/><p:nvPr>%s</p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>%s</p:txBody></p:sp>`, id, id, ph, paragraphs)
+	return docwrite.PPTShape(id, fmt.Sprintf("Shape %d", id), placeholder, paragraphs)
 }
 
 func pptParagraph(text string) string {
-	return `<a:p><a:r><a:rPr lang="es-ES"/><a:t>` + esc(text) + `</a:t></a:r></a:p>`
+	return `<a:p><a:r><a:rPr lang="es-ES"/><a:t>` + docwrite.Esc(text) + `</a:t></a:r></a:p>`
 }
 
 func pptTable(rows [][]string) string {
@@ -52,40 +45,30 @@ func pptSlide(s Section) string {
 	if len(s.Table) > 0 {
 		shapes += pptTable(s.Table)
 	}
-	return xmlHeader + `<p:sld ` + drawingNS + `><p:cSld><p:spTree>` + shapes + `</p:spTree></p:cSld></p:sld>`
-}
-
-func relationships(rels string) string {
-	return xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels + `</Relationships>`
+	return docwrite.PPTSlide(shapes)
 }
 
 // BuildPPTX writes d as a presentation with one slide per section (title placeholder = the
 // heading, body placeholder = paragraphs and bullets, a table frame for the table) and the
 // section's notes as the slide's speaker notes. It returns an error only when zipping fails.
 func BuildPPTX(d Doc) ([]byte, error) {
-	members := []member{{"[Content_Types].xml", contentTypesPPTX}, {"_rels/.rels", rootRelsPPTX}}
-	var sldIDs, presRels strings.Builder
+	members := []docwrite.Member{{Name: "[Content_Types].xml", Body: contentTypesPPTX}, {Name: "_rels/.rels", Body: rootRelsPPTX}}
 	for i, s := range d.Sections {
 		n := i + 1
-		members = append(members, member{fmt.Sprintf("ppt/slides/slide%d.xml", n), pptSlide(s)})
+		members = append(members, docwrite.Member{Name: fmt.Sprintf("ppt/slides/slide%d.xml", n), Body: pptSlide(s)})
 		rels := ""
 		if s.Notes != "" {
 			rels = fmt.Sprintf(`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide" Target="../notesSlides/notesSlide%d.xml"/>`, n)
-			notes := xmlHeader + `<p:notes ` + drawingNS + `><p:cSld><p:spTree>` + pptShape(2, "body", pptParagraph(s.Notes)) + `</p:spTree></p:cSld></p:notes>`
-			members = append(members, member{fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), notes})
+			notes := docwrite.PPTNotes(pptShape(2, "body", pptParagraph(s.Notes)))
+			members = append(members, docwrite.Member{Name: fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), Body: notes})
 		}
-		members = append(members, member{fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), relationships(rels)})
-		fmt.Fprintf(&sldIDs, `<p:sldId id="%d" r:id="rId%d"/>`, 255+n, 100+n)
-		fmt.Fprintf(&presRels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide%d.xml"/>`, 100+n, n)
+		members = append(members, docwrite.Member{Name: fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), Body: docwrite.Relationships(rels)})
 	}
-	members = append(members,
-		member{"ppt/presentation.xml", xmlHeader + `<p:presentation ` + drawingNS + `><p:sldIdLst>` + sldIDs.String() + `</p:sldIdLst></p:presentation>`},
-		member{"ppt/_rels/presentation.xml.rels", relationships(presRels.String())},
-		member{"docProps/core.xml", coreXML(d)},
-	)
-	return zipMembers(members, false)
+	members = append(members, docwrite.PPTPresentation(len(d.Sections))...)
+	members = append(members, docwrite.Member{Name: "docProps/core.xml", Body: docwrite.CoreXML(d.Title, d.Author)})
+	return docwrite.Zip(members, false)
 }
 
-const contentTypesPPTX = xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>`
+const contentTypesPPTX = docwrite.XMLHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>`
 
-const rootRelsPPTX = xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>`
+var rootRelsPPTX = docwrite.Relationships(`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/>`)

@@ -3,27 +3,17 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/citahq/cita/sync/extract/internal/docwrite"
 )
 
-const drawingNS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`
-
-func pptShape(phType string, paragraphs string) string {
-	ph := ""
-	if phType != "-" {
-		ph = `<p:ph type="` + phType + `"/>`
-		if phType == "" {
-			ph = `<p:ph idx="1"/>`
-		}
-	}
-	return `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>` + ph + `</p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>` + paragraphs + `</p:txBody></p:sp>`
+// pptShape writes every shape with id 2 and name "s": the extractor must not rely on either.
+func pptShape(placeholder, paragraphs string) string {
+	return docwrite.PPTShape(2, "s", placeholder, paragraphs)
 }
 
 func pptParagraph(level int, text string) string {
-	return fmt.Sprintf(`<a:p><a:pPr lvl="%d"/><a:r><a:t>%s</a:t></a:r></a:p>`, level, esc(text))
-}
-
-func pptSlide(shapes string) string {
-	return xmlHeader + `<p:sld ` + drawingNS + `><p:cSld><p:spTree>` + shapes + `</p:spTree></p:cSld></p:sld>`
+	return fmt.Sprintf(`<a:p><a:pPr lvl="%d"/><a:r><a:t>%s</a:t></a:r></a:p>`, level, docwrite.Esc(text))
 }
 
 func pptTable() string {
@@ -49,36 +39,29 @@ func makePPTX() ([]byte, error) {
 		body.WriteString(pptParagraph(item.level, item.text))
 	}
 	slides := map[int]string{
-		1: pptSlide(pptShape("ctrTitle", pptParagraph(0, docTitle)) + pptShape("", body.String()) +
+		1: docwrite.PPTSlide(pptShape("ctrTitle", pptParagraph(0, docTitle)) + pptShape("", body.String()) +
 			pptShape("-", pptParagraph(0, intro)) + pptShape("sldNum", pptParagraph(0, "1"))),
-		2: pptSlide(pptShape("title", pptParagraph(0, heading2)) + pptTable()),
+		2: docwrite.PPTSlide(pptShape("title", pptParagraph(0, heading2)) + pptTable()),
 	}
-	var members []member
-	var sldIDs, presRels strings.Builder
+	// A DOCX's [Content_Types].xml and no _rels/.rels, as the fixture always had: the extractor
+	// finds ppt/presentation.xml by its fixed name.
+	members := []docwrite.Member{{Name: "[Content_Types].xml", Body: contentTypesDOCX}}
 	for n := slideCount; n >= 1; n-- { // reverse member order: a reader must not trust it
 		xml, ok := slides[n]
 		if !ok {
-			xml = pptSlide(pptShape("title", pptParagraph(0, fmt.Sprintf("Diapositiva %d", n))) + pptShape("", pptParagraph(0, fmt.Sprintf("Contenido %d", n))))
+			xml = docwrite.PPTSlide(pptShape("title", pptParagraph(0, fmt.Sprintf("Diapositiva %d", n))) + pptShape("", pptParagraph(0, fmt.Sprintf("Contenido %d", n))))
 		}
-		members = append(members, member{fmt.Sprintf("ppt/slides/slide%d.xml", n), xml})
+		members = append(members, docwrite.Member{Name: fmt.Sprintf("ppt/slides/slide%d.xml", n), Body: xml})
 		rels := `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`
 		if n == 2 {
 			rels += `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide" Target="../notesSlides/notesSlide7.xml"/>`
 		}
-		members = append(members, member{fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels + `</Relationships>`})
-	}
-	for n := 1; n <= slideCount; n++ {
-		fmt.Fprintf(&sldIDs, `<p:sldId id="%d" r:id="rId%d"/>`, 255+n, 100+n)
-		fmt.Fprintf(&presRels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide%d.xml"/>`, 100+n, n)
+		members = append(members, docwrite.Member{Name: fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), Body: docwrite.Relationships(rels)})
 	}
 	// The notes file number differs from the slide number on purpose: the link is the rels.
-	notesXML := xmlHeader + `<p:notes ` + drawingNS + `><p:cSld><p:spTree>` + pptShape("sldImg", "") +
-		pptShape("body", pptParagraph(0, notes)) + pptShape("sldNum", pptParagraph(0, "2")) + `</p:spTree></p:cSld></p:notes>`
-	members = append(members,
-		member{"ppt/notesSlides/notesSlide7.xml", notesXML},
-		member{"ppt/presentation.xml", xmlHeader + `<p:presentation ` + drawingNS + `><p:sldIdLst>` + sldIDs.String() + `</p:sldIdLst></p:presentation>`},
-		member{"ppt/_rels/presentation.xml.rels", xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + presRels.String() + `</Relationships>`},
-		member{"docProps/core.xml", coreXML()},
-	)
-	return zipMembers(append([]member{{"[Content_Types].xml", contentTypesDOCX}}, members...), false)
+	notesXML := docwrite.PPTNotes(pptShape("sldImg", "") + pptShape("body", pptParagraph(0, notes)) + pptShape("sldNum", pptParagraph(0, "2")))
+	members = append(members, docwrite.Member{Name: "ppt/notesSlides/notesSlide7.xml", Body: notesXML})
+	members = append(members, docwrite.PPTPresentation(slideCount)...)
+	members = append(members, docwrite.Member{Name: "docProps/core.xml", Body: docwrite.CoreXML(docTitle, docAuthor)})
+	return docwrite.Zip(members, false)
 }
