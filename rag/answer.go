@@ -59,6 +59,8 @@ type Answer struct {
 	// weighted share of the question.
 	Missing      []string
 	MissingShare float64
+	// UnknownNames are the names the question is about that no source mentions ("Tokyo").
+	UnknownNames []string
 }
 
 // Composer writes an answer's text from numbered sources: the extractive composer offline, a

@@ -20,7 +20,7 @@ type Extractive struct {
 // ExtractiveVersion names the extractive composer's behaviour for the answer cache: bump it when a
 // change makes the same sources give another answer, so cached answers of the old composer are
 // not served.
-const ExtractiveVersion = "2026-12-01"
+const ExtractiveVersion = "2026-12-01.3"
 
 // relatedShare is how close to the direct answer's score another unit must be to be quoted too.
 const relatedShare = 0.55
@@ -36,7 +36,7 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	}
 	expect := DetectExpect(req.Question)
 	units := scoreUnits(expect, questionVariants(req), req.Sources)
-	picked := pickUnits(units, expect, maxLines, perSource)
+	picked := newestFirst(req.Sources, pickUnits(units, expect, maxLines, perSource))
 	if len(picked) == 0 {
 		return &Composition{}, nil
 	}
@@ -87,6 +87,22 @@ func pickUnits(units []scoredUnit, expect Expect, maxLines, perSource int) []sco
 		}
 		count[u.source]++
 		picked = append(picked, u)
+	}
+	return picked
+}
+
+// newestFirst puts a quote from the newer of two versions of a document before the older's, so
+// that when sources disagree the direct answer is the current one.
+func newestFirst(sources []Source, picked []scoredUnit) []scoredUnit {
+	for i := 0; i < len(picked); i++ {
+		for j := i + 1; j < len(picked); j++ {
+			a, b := sources[picked[i].source], sources[picked[j].source]
+			if a.DocumentID != b.DocumentID && sameDocumentFamily(a.Title, b.Title) && b.UpdatedAt.After(a.UpdatedAt) {
+				newer := picked[j]
+				copy(picked[i+1:j+1], picked[i:j])
+				picked[i] = newer
+			}
+		}
 	}
 	return picked
 }

@@ -153,3 +153,23 @@ func TestVerifyCitationsNumbersSourcesInTheOrderTheyAreCited(t *testing.T) {
 		t.Errorf("invalid %v, want [7]", invalid)
 	}
 }
+
+func TestExtractiveAnswersFromTheNewerVersionFirst(t *testing.T) {
+	t.Parallel()
+	old := Source{Hit: Hit{ChunkID: 1, DocumentID: 1, Lang: "en", Title: "Business Travel Policy", UpdatedAt: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC),
+		Content: "| City | Per diem |\n|---|---|\n| Madrid | € 45 per day |"}}
+	newer := Source{Hit: Hit{ChunkID: 2, DocumentID: 2, Lang: "en", Title: "Travel Policy 2025", UpdatedAt: time.Date(2025, 9, 15, 0, 0, 0, 0, time.UTC),
+		Content: "| Destination | Per diem |\n|---|---|\n| Madrid | € 60 per day |"}}
+	text := compose(t, "What is the per diem in Madrid?", "en", old, newer)
+	if !strings.Contains(firstLine(text), "€ 60") {
+		t.Errorf("first line of %q is not the newer policy's", text)
+	}
+}
+
+func TestRowUnitsSkipEmptyHeaders(t *testing.T) {
+	t.Parallel()
+	units := answerUnitsOf("| | Production | Staging |\n|---|---|---|\n| Approvals | Two | None |")
+	if len(units) != 1 || units[0].text != "Approvals; Production: Two; Staging: None" {
+		t.Errorf("units %+v", units)
+	}
+}

@@ -360,6 +360,50 @@ type SupportReport struct {
 	Missing []string
 	// MissingShare is their weighted share of the question.
 	MissingShare float64
+	// UnknownNames are the capitalised names of the question no source mentions; each halves
+	// Score.
+	UnknownNames []string
+}
+
+// unknownNamePenalty scales the support for each name of the question that no source mentions.
+const unknownNamePenalty = 0.5
+
+// unknownNames returns the question's capitalised words (not opening it, not all capitals, of
+// three letters or more) that appear in no source, in any form: names of places, products or
+// people the sources do not know.
+func unknownNames(question string, sources []Source) []string {
+	var all strings.Builder
+	for _, s := range sources {
+		all.WriteString(s.Title + "\n" + s.Section + "\n" + s.Content + "\n")
+	}
+	text := foldCue(all.String())
+	var out []string
+	words := strings.Fields(question)
+	for i, w := range words {
+		w = strings.Trim(w, nameTrim)
+		r := []rune(w)
+		if i == 0 || len(r) < 3 || !unicode.IsUpper(r[0]) || strings.ToUpper(w) == w || strings.ContainsAny(w, "'’") {
+			continue
+		}
+		if prev := words[i-1]; strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, "?") || strings.HasSuffix(prev, "!") {
+			continue
+		}
+		if !containsPhrase(text, foldCue(stemPrefix(w)), true) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// stemPrefix is a word without a plural or possessive ending, for a prefix match ("Macs" finds
+// "Mac", "Ondaria's" finds "Ondaria").
+func stemPrefix(w string) string {
+	for _, suffix := range []string{"'s", "’s", "es", "s"} {
+		if t, ok := strings.CutSuffix(w, suffix); ok && len([]rune(t)) >= 3 {
+			return t
+		}
+	}
+	return w
 }
 
 // Support reports how well req's sources answer its question (and its translation).
@@ -394,6 +438,20 @@ func Support(req ComposeRequest) SupportReport {
 		if total > 0 && miss/total < rep.MissingShare {
 			rep.Missing, rep.MissingShare = missing, miss/total
 		}
+	}
+	// A name the question is about ("Tokyo", "Ireland") that no source mentions at all means the
+	// sources talk about something else: a passage on Madrid's parking does not answer about
+	// Tokyo's.
+	unknown := unknownNames(req.Question, sources)
+	if req.Translation != "" && len(unknown) > 0 {
+		// "Francia" is known when the translation's "France" is.
+		if viaTranslation := unknownNames(req.Translation, sources); len(viaTranslation) < len(unknown) {
+			unknown = viaTranslation
+		}
+	}
+	if len(unknown) > 0 {
+		rep.Score *= math.Pow(unknownNamePenalty, float64(len(unknown)))
+		rep.UnknownNames = unknown
 	}
 	return rep
 }

@@ -194,7 +194,11 @@ func rowUnit(header, cells []string, context string) answerUnit {
 	}
 	parts := make([]string, 0, len(cells))
 	for j, c := range cells {
-		if c != "" {
+		switch {
+		case c == "":
+		case header[j] == "":
+			parts = append(parts, c) // a row label under an empty header cell
+		default:
 			parts = append(parts, header[j]+": "+c)
 		}
 	}

@@ -82,6 +82,7 @@ type AnswerOutcome struct {
 	Evidence   float64       `json:"evidence"`
 	Missing    []string      `json:"missing,omitempty"`
 	MissShare  float64       `json:"missing_share"`
+	Unknown    []string      `json:"unknown_names,omitempty"`
 	Standalone string        `json:"standalone_query,omitempty"`
 }
 
@@ -154,7 +155,7 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
 		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Took: took, Standalone: ans.StandaloneQuery,
-		Evidence: ans.Evidence, Missing: ans.Missing, MissShare: ans.MissingShare,
+		Evidence: ans.Evidence, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames,
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason

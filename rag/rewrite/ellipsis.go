@@ -25,7 +25,7 @@ func substituted(question string, history []rag.Turn) (string, bool) {
 	}
 	newNames := anchors(rest)
 	if len(newNames) == 0 {
-		return "", false
+		return swappedTail(rest, prev)
 	}
 	var old []term
 	for _, t := range anchors(prev) {
@@ -46,6 +46,37 @@ func substituted(question string, history []rag.Turn) (string, bool) {
 		to = append(to, strings.Join(n.words, " "))
 	}
 	return prev[:i] + strings.Join(to, " ") + prev[i+len(from):], true
+}
+
+// tailPrepositions open the phrase a follow-up like "and for staging?" replaces.
+var tailPrepositions = set("to for in on at from with en para a de del con desde")
+
+// swappedTail rewrites "and for staging?" after "How do I deploy Tostador to production?" as
+// "How do I deploy Tostador to staging?": a follow-up of one or two content words after a
+// preposition replaces the words after the previous question's last preposition, when those
+// are at most two words ending the question.
+func swappedTail(rest, prev string) (string, bool) {
+	words := splitWords(rest)
+	if len(words) < 2 || !tailPrepositions[strings.ToLower(words[0].text)] {
+		return "", false
+	}
+	var content []string
+	for _, w := range words[1:] {
+		if !isFunction(w.text) {
+			content = append(content, w.text)
+		}
+	}
+	if len(content) == 0 || len(content) > 2 {
+		return "", false
+	}
+	body := strings.TrimRight(prev, "?!. ")
+	pw := strings.Fields(body)
+	for i := len(pw) - 2; i >= 0 && i >= len(pw)-3; i-- {
+		if tailPrepositions[strings.ToLower(pw[i])] {
+			return strings.Join(pw[:i+1], " ") + " " + strings.Join(content, " ") + prev[len(body):], true
+		}
+	}
+	return "", false
 }
 
 // afterOpener returns the question without its follow-up opener ("and", "¿y", "what about").
