@@ -65,4 +65,37 @@ $$;
 -- +goose StatementEnd
 
 -- +goose Down
+-- Back to 0001's trigger functions, which know nothing of bulk loads.
 DROP FUNCTION cita_rebuild_stats();
+
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION chunks_stats_insert() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    INSERT INTO lexeme_delta (lexeme, df)
+    SELECT l, count(*) FROM new_rows n, unnest(tsvector_to_array(n.tsv)) l GROUP BY l;
+    INSERT INTO corpus_delta (kind, chunks, total_len)
+    SELECT 't', count(*), coalesce(sum(length(tsv)), 0) FROM new_rows
+    UNION ALL
+    SELECT 's', count(*), coalesce(sum(length(tsv_simple)), 0) FROM new_rows;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION chunks_stats_delete() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    INSERT INTO lexeme_delta (lexeme, df)
+    SELECT l, -count(*) FROM old_rows o, unnest(tsvector_to_array(o.tsv)) l GROUP BY l;
+    INSERT INTO corpus_delta (kind, chunks, total_len)
+    SELECT 't', -count(*), -coalesce(sum(length(tsv)), 0) FROM old_rows
+    UNION ALL
+    SELECT 's', -count(*), -coalesce(sum(length(tsv_simple)), 0) FROM old_rows;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"strings"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
@@ -64,6 +65,49 @@ func TestMigration0013GoesDownAndUpAgain(t *testing.T) {
 	}
 	if _, err := pool.Exec(ctx, `UPDATE chunks SET groups = '{}'`); err == nil {
 		t.Fatal("after going down, chunks accept an empty group list")
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("up again: %v", err)
+	}
+}
+
+// TestMigration0007DownRestoresTheTriggers checks that rolling 0007 back leaves the statistics
+// triggers as 0001 made them: counting every insert, with no bulk-load switch left behind.
+func TestMigration0007DownRestoresTheTriggers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cs, schema := testdb.Schema(t)
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	db, err := sql.Open("pgx", cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.DownTo(ctx, 6); err != nil {
+		t.Fatalf("down to 0006: %v", err)
+	}
+	for _, fn := range []string{"chunks_stats_insert", "chunks_stats_delete"} {
+		var src string
+		if err := pool.QueryRow(ctx, `SELECT prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+			WHERE p.proname = $1 AND n.nspname = $2`, fn, schema).Scan(&src); err != nil {
+			t.Fatalf("%s after going down: %v", fn, err)
+		}
+		if strings.Contains(src, "bulk") {
+			t.Errorf("%s still knows of bulk loads after 0007 went down:\n%s", fn, src)
+		}
+	}
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE p.proname = 'cita_rebuild_stats' AND n.nspname = $1`, schema).Scan(&n); err != nil || n != 0 {
+		t.Errorf("cita_rebuild_stats left behind (%d, %v)", n, err)
 	}
 	if _, err := provider.Up(ctx); err != nil {
 		t.Fatalf("up again: %v", err)
