@@ -118,5 +118,11 @@ func (s SlackConfig) Validate() error {
 			}
 		}
 	}
+	for name, m := range map[string]map[string][]string{"users": s.Users, "user_groups": s.UserGroups, "emails": s.Emails, "domains": s.Domains} {
+		errs = append(errs, checkGroupMap("slack."+name, m)...)
+	}
+	if err := checkGroups("slack.default_groups", s.DefaultGroups); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }

@@ -46,8 +46,8 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 				t.Errorf("administrators always see the channel: %+v", v)
 			}
 			got := access.audienceScope("g", v, roles, nil)
-			if got.Key() != tt.want {
-				t.Errorf("scope %q, want %q (viewers %+v)", got.Key(), tt.want, v)
+			if got.String() != tt.want {
+				t.Errorf("scope %q, want %q (viewers %+v)", got.String(), tt.want, v)
 			}
 		})
 	}
@@ -76,7 +76,7 @@ func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 			if tt.rolesKnw {
 				known = roles
 			}
-			if got := newAccessMap(tt.cfg).scopeFor("g", "u", tt.held, known).Key(); got != tt.want {
+			if got := newAccessMap(tt.cfg).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
 				t.Errorf("scope %q, want %q", got, tt.want)
 			}
 		})

@@ -25,11 +25,12 @@ func tsConfig(lang string) string {
 
 // ReplaceDocument inserts or replaces a document and all its chunks in one transaction, so a
 // half-indexed document is never visible. Every chunk must carry an embedding of the store's
-// model. It returns the document's id and new version.
+// model. It returns the document's id and new version, or an error wrapping rag.ErrNoScope or
+// rag.ErrInvalidGroup when the document's groups are empty or invalid.
 func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error) {
-	groups := rag.NormalizeGroups(doc.Groups)
-	if len(groups) == 0 {
-		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, rag.ErrNoScope)
+	groups, err := rag.CleanGroups(doc.Groups)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, err)
 	}
 	for i, c := range chunks {
 		if len(c.Embedding) != s.model.Dimension {
@@ -125,11 +126,12 @@ func (s *Store) DeleteDocuments(ctx context.Context, source string, externalIDs 
 }
 
 // SetGroups changes a document's access groups on the document and all its chunks, without
-// re-embedding, and bumps its version. It returns rag.ErrNoScope for an empty group list.
+// re-embedding, and bumps its version. It returns an error wrapping rag.ErrNoScope for an empty
+// group list and rag.ErrInvalidGroup for an invalid name.
 func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups []string) error {
-	groups = rag.NormalizeGroups(groups)
-	if len(groups) == 0 {
-		return fmt.Errorf("set groups of %s: %w", externalID, rag.ErrNoScope)
+	groups, err := rag.CleanGroups(groups)
+	if err != nil {
+		return fmt.Errorf("set groups of %s: %w", externalID, err)
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var id int64

@@ -225,9 +225,10 @@ func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
 // prepare decides what an item needs. It returns nil when nothing is to be embedded (unchanged,
 // or an access-group change applied in place).
 func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) (*prepared, error) {
-	groups := rag.NormalizeGroups(it.Groups)
-	if len(groups) == 0 {
-		return nil, fmt.Errorf("no access group: %w", rag.ErrNoScope)
+	groups, err := rag.CleanGroups(it.Groups)
+	if err != nil {
+		// rag.ErrNoScope or rag.ErrInvalidGroup: the item's access cannot be resolved.
+		return nil, fmt.Errorf("access groups: %w", err)
 	}
 	state, exists := known[it.ExternalID]
 	sameGroups := exists && slices.Equal(state.Groups, groups)

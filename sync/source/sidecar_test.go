@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/citahq/cita/rag"
 )
 
 func TestSidecarFallThrough(t *testing.T) {
@@ -21,6 +23,7 @@ func TestSidecarFallThrough(t *testing.T) {
 	write("legal/public/"+SidecarName, "rules: [{match: \"*.md\", groups: [everyone]}]\n")
 	write("broken/"+SidecarName, "default_groups: [a\n")
 	write("empty/"+SidecarName, "")
+	write("badname/"+SidecarName, "rules: [{match: \"*.md\", groups: [\"hr,board\"]}]\n")
 	c := &sidecarCache{root: root, byDir: map[string]*sidecar{}}
 	for _, tc := range []struct {
 		rel     string
@@ -33,6 +36,7 @@ func TestSidecarFallThrough(t *testing.T) {
 		{"other/nota.md", nil, false},
 		{"empty/nota.md", nil, false},
 		{"broken/deep/nota.md", nil, true},
+		{"badname/nota.md", nil, true}, // an invalid group name: the sidecar is refused
 	} {
 		got, err := c.groupsFor(tc.rel)
 		if (err != nil) != tc.wantErr || !slices.Equal(got, tc.want) {
@@ -57,8 +61,15 @@ func FuzzSidecar(f *testing.F) {
 			return
 		}
 		for _, rel := range []string{"a/b.md", "x.md", "deep/er/file.txt"} {
-			if g := sc.rules.GroupsFor(rel); len(g) == 0 {
+			g := sc.rules.GroupsFor(rel)
+			if len(g) == 0 {
 				t.Fatalf("sidecar %q gives %s no groups", data, rel)
+			}
+			if len(g) == 1 && g[0] == fallThrough {
+				continue
+			}
+			if _, err := rag.CleanGroups(g); err != nil {
+				t.Fatalf("sidecar %q gives %s the groups %q: %v", data, rel, g, err)
 			}
 		}
 	})

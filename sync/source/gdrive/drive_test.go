@@ -2,6 +2,7 @@ package gdrive_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"strings"
@@ -167,5 +168,30 @@ func assertConsistent(t *testing.T, ix *synctest.Index) {
 		   OR EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id AND c.groups <> d.groups)`).Scan(&bad)
 	if err != nil || bad != 0 {
 		t.Fatalf("%d inconsistent documents (%v)", bad, err)
+	}
+}
+
+// TestDriveInvalidGroupFailsClosed is part of the regression test of issue 12, finding 7: a
+// permission whose e-mail address is not a valid group name used to become a group as it was.
+// Now the file's access cannot be resolved: it is not indexed, and the failure names the group.
+func TestDriveInvalidGroupFailsClosed(t *testing.T) {
+	t.Parallel()
+	fake, srv := newFakeDrive(t)
+	fake.put(fakeFile{ID: "ok1", Name: "ok.txt", MimeType: "text/plain", Content: "Documento correcto sobre el proyecto quetzal.\n",
+		Perms: []map[string]string{user("alice@example.com")}})
+	fake.put(fakeFile{ID: "bad1", Name: "bad.txt", MimeType: "text/plain", Content: "Documento con permisos raros sobre el proyecto ocelote.\n",
+		Perms: []map[string]string{group("eng@example.com"), user("mallory,everyone@example.com")}})
+	ix := synctest.New(t)
+	src := driveSource(t, srv.URL, option.WithHTTPClient(srv.Client()))
+	res, err := ix.Runner.Run(context.Background(), src, syncrun.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Run.Added != 1 || res.Run.Failed != 1 || len(res.Failures) != 1 || res.Failures[0].ExternalID != "bad1" ||
+		!errors.Is(res.Failures[0].Err, rag.ErrInvalidGroup) || !strings.Contains(res.Failures[0].Err.Error(), `"mallory,everyone@example.com"`) {
+		t.Fatalf("run %+v, failures %+v; want bad1 refused for its invalid group", res.Run, res.Failures)
+	}
+	if _, ok := ix.Docs(t, "drive")["bad1"]; ok {
+		t.Fatal("a file with an invalid group name was indexed")
 	}
 }
