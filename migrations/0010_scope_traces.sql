@@ -1,6 +1,8 @@
 -- +goose Up
 -- Issue 12, findings 7 to 10 and identity groups:
---   1. access group names are checked by the database too.
+--   1. access group names are checked by the database too;
+--   2. full-text statistics are kept per access group, so a search computes BM25 statistics and
+--      term expansions only from the groups its scope holds.
 
 -- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup).
 -- +goose StatementBegin
@@ -22,7 +24,194 @@ ALTER TABLE chunks ADD CONSTRAINT chunks_groups_valid CHECK (cita_valid_groups(g
 -- never be hit again.
 DELETE FROM answer_cache;
 
+-- 2. Term statistics per access group. A chunk counts once in each of its groups; a search sums
+-- the rows of its scope's groups (a chunk readable through two of them counts twice, in the
+-- document frequencies and the corpus size alike), so documents outside the scope change
+-- nothing it computes or shows. Maintained like lexeme_stats: statement triggers append signed
+-- deltas, readers add pending deltas, cita_compact_group_stats() folds them in.
+CREATE TABLE group_lexeme_stats (
+    grp    text NOT NULL,
+    lexeme text NOT NULL,
+    df     integer NOT NULL,
+    PRIMARY KEY (lexeme, grp)
+);
+-- The vocabulary of fuzzy expansion, filtered by the scope's groups.
+CREATE INDEX group_lexeme_stats_trgm_idx ON group_lexeme_stats USING gin (lexeme public.gin_trgm_ops);
+
+CREATE TABLE group_lexeme_delta (
+    grp    text NOT NULL,
+    lexeme text NOT NULL,
+    df     integer NOT NULL
+);
+CREATE INDEX group_lexeme_delta_lexeme_idx ON group_lexeme_delta (lexeme, grp);
+
+-- Chunk count and summed vector lengths per group and kind ('t' stemmed, 's' simple).
+CREATE TABLE group_corpus_stats (
+    grp       text NOT NULL,
+    kind      "char" NOT NULL,
+    chunks    bigint NOT NULL,
+    total_len bigint NOT NULL,
+    PRIMARY KEY (grp, kind)
+);
+CREATE TABLE group_corpus_delta (
+    grp       text NOT NULL,
+    kind      "char" NOT NULL,
+    chunks    bigint NOT NULL,
+    total_len bigint NOT NULL
+);
+CREATE INDEX group_corpus_delta_grp_idx ON group_corpus_delta (grp);
+
+-- +goose StatementBegin
+CREATE FUNCTION chunks_group_stats_insert() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF current_setting('cita.bulk_load', true) = 'on' THEN
+        RETURN NULL; -- cita_rebuild_group_stats() runs at the end of the load
+    END IF;
+    INSERT INTO group_lexeme_delta (grp, lexeme, df)
+    SELECT g, l, count(*) FROM new_rows n, unnest(n.groups) g, unnest(tsvector_to_array(n.tsv)) l GROUP BY g, l;
+    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
+    SELECT g, 't', count(*), coalesce(sum(length(n.tsv)), 0) FROM new_rows n, unnest(n.groups) g GROUP BY g
+    UNION ALL
+    SELECT g, 's', count(*), coalesce(sum(length(n.tsv_simple)), 0) FROM new_rows n, unnest(n.groups) g GROUP BY g;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION chunks_group_stats_delete() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF current_setting('cita.bulk_load', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO group_lexeme_delta (grp, lexeme, df)
+    SELECT g, l, -count(*) FROM old_rows o, unnest(o.groups) g, unnest(tsvector_to_array(o.tsv)) l GROUP BY g, l;
+    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
+    SELECT g, 't', -count(*), -coalesce(sum(length(o.tsv)), 0) FROM old_rows o, unnest(o.groups) g GROUP BY g
+    UNION ALL
+    SELECT g, 's', -count(*), -coalesce(sum(length(o.tsv_simple)), 0) FROM old_rows o, unnest(o.groups) g GROUP BY g;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- An access change (Store.SetGroups) moves a chunk's counts from its old groups to its new ones.
+-- +goose StatementBegin
+CREATE FUNCTION chunks_group_stats_update() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF current_setting('cita.bulk_load', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    -- Rows whose groups or text changed: their old contribution out, their new one in.
+    WITH moves AS (
+        SELECT o.groups, o.tsv, o.tsv_simple, -1 AS sign FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
+        UNION ALL
+        SELECT n.groups, n.tsv, n.tsv_simple, 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
+    )
+    INSERT INTO group_lexeme_delta (grp, lexeme, df)
+    SELECT g, l, sum(m.sign) FROM moves m, unnest(m.groups) g, unnest(tsvector_to_array(m.tsv)) l
+    GROUP BY g, l HAVING sum(m.sign) <> 0;
+    WITH moves AS (
+        SELECT o.groups, o.tsv, o.tsv_simple, -1 AS sign FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
+        UNION ALL
+        SELECT n.groups, n.tsv, n.tsv_simple, 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
+    )
+    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
+    SELECT g, 't', sum(m.sign), sum(m.sign * length(m.tsv)) FROM moves m, unnest(m.groups) g
+    GROUP BY g HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv)) <> 0
+    UNION ALL
+    SELECT g, 's', sum(m.sign), sum(m.sign * length(m.tsv_simple)) FROM moves m, unnest(m.groups) g
+    GROUP BY g HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv_simple)) <> 0;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER chunks_group_stats_insert AFTER INSERT ON chunks
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_insert();
+CREATE TRIGGER chunks_group_stats_delete AFTER DELETE ON chunks
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_delete();
+CREATE TRIGGER chunks_group_stats_update AFTER UPDATE ON chunks
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_update();
+
+-- Folds pending per-group deltas in; one caller at a time (others return at once).
+-- +goose StatementBegin
+CREATE FUNCTION cita_compact_group_stats() RETURNS bigint
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+DECLARE
+    folded bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext(current_schema() || '.cita_compact_group_stats')) THEN
+        RETURN 0;
+    END IF;
+    WITH d AS (DELETE FROM group_lexeme_delta RETURNING grp, lexeme, df),
+    agg AS (SELECT grp, lexeme, sum(df)::int AS df FROM d GROUP BY grp, lexeme),
+    up AS (
+        INSERT INTO group_lexeme_stats AS s (grp, lexeme, df)
+        SELECT grp, lexeme, df FROM agg ORDER BY lexeme, grp
+        ON CONFLICT (lexeme, grp) DO UPDATE SET df = s.df + EXCLUDED.df
+        RETURNING 1
+    )
+    SELECT count(*) INTO folded FROM up;
+    DELETE FROM group_lexeme_stats WHERE df <= 0;
+    WITH d AS (DELETE FROM group_corpus_delta RETURNING grp, kind, chunks, total_len),
+    agg AS (SELECT grp, kind, sum(chunks) AS chunks, sum(total_len) AS total_len FROM d GROUP BY grp, kind)
+    INSERT INTO group_corpus_stats AS s (grp, kind, chunks, total_len)
+    SELECT grp, kind, chunks, total_len FROM agg ORDER BY grp, kind
+    ON CONFLICT (grp, kind) DO UPDATE SET chunks = s.chunks + EXCLUDED.chunks, total_len = s.total_len + EXCLUDED.total_len;
+    DELETE FROM group_corpus_stats WHERE chunks <= 0;
+    RETURN folded;
+END
+$$;
+-- +goose StatementEnd
+
+-- Recomputes the per-group statistics from the chunks (after a bulk load). Writers wait.
+-- +goose StatementBegin
+CREATE FUNCTION cita_rebuild_group_stats() RETURNS void
+LANGUAGE plpgsql SET search_path FROM CURRENT
+AS $$
+BEGIN
+    LOCK TABLE chunks IN SHARE MODE;
+    DELETE FROM group_lexeme_delta;
+    DELETE FROM group_corpus_delta;
+    DELETE FROM group_lexeme_stats;
+    DELETE FROM group_corpus_stats;
+    INSERT INTO group_lexeme_stats (grp, lexeme, df)
+    SELECT g, l, count(*) FROM chunks c, unnest(c.groups) g, unnest(tsvector_to_array(c.tsv)) l GROUP BY g, l;
+    INSERT INTO group_corpus_stats (grp, kind, chunks, total_len)
+    SELECT g, 't', count(*), coalesce(sum(length(c.tsv)), 0) FROM chunks c, unnest(c.groups) g GROUP BY g
+    UNION ALL
+    SELECT g, 's', count(*), coalesce(sum(length(c.tsv_simple)), 0) FROM chunks c, unnest(c.groups) g GROUP BY g;
+END
+$$;
+-- +goose StatementEnd
+
+SELECT cita_rebuild_group_stats();
+
 -- +goose Down
+DROP TRIGGER chunks_group_stats_update ON chunks;
+DROP TRIGGER chunks_group_stats_delete ON chunks;
+DROP TRIGGER chunks_group_stats_insert ON chunks;
+DROP FUNCTION chunks_group_stats_update();
+DROP FUNCTION chunks_group_stats_delete();
+DROP FUNCTION chunks_group_stats_insert();
+DROP FUNCTION cita_compact_group_stats();
+DROP FUNCTION cita_rebuild_group_stats();
+DROP TABLE group_corpus_delta;
+DROP TABLE group_corpus_stats;
+DROP TABLE group_lexeme_delta;
+DROP TABLE group_lexeme_stats;
 ALTER TABLE chunks DROP CONSTRAINT chunks_groups_valid;
 ALTER TABLE documents DROP CONSTRAINT documents_groups_valid;
 DROP FUNCTION cita_valid_groups(text[]);

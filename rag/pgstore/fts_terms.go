@@ -39,7 +39,8 @@ func queryWords(q string) []string {
 	return out
 }
 
-// lookupTerms turns query words into lexemes with their document frequencies: each word's
+// lookupTerms turns query words into lexemes with their document frequencies within scope (the
+// groups it may read, see group_stats.go): each word's
 // Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
 // simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
 // words the index has never seen (typos). Stopwords in either language are dropped.
@@ -63,12 +64,13 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 		)
 		SELECT lx.ord, lx.kind, lx.lexeme,
 			CASE WHEN lx.kind = 't' THEN
-				coalesce((SELECT st.df FROM lexeme_stats st WHERE st.lexeme = lx.lexeme), 0) +
-				coalesce((SELECT sum(d.df) FROM lexeme_delta d WHERE d.lexeme = lx.lexeme), 0)
+				-- Counted in the scope's groups only (group_stats.go).
+				coalesce((SELECT sum(st.df) FROM group_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.grp = ANY($2::text[])), 0) +
+				coalesce((SELECT sum(d.df) FROM group_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.grp = ANY($2::text[])), 0)
 			ELSE -1 -- counted below, only for the words that need the fallback
 			END
 		FROM lx
-		ORDER BY lx.ord, lx.kind, lx.lexeme`, words)
+		ORDER BY lx.ord, lx.kind, lx.lexeme`, words, scope)
 	if err != nil {
 		return nil, fmt.Errorf("look up query terms: %w", err)
 	}
@@ -104,8 +106,7 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 				}
 				// A fallback for words the stemmed vocabulary lacks (names in another language):
 				// rare by nature, so counting them through the GIN index is cheap.
-				if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv_simple @@ $1::tsquery LIMIT 10000) x`,
-					tsqueryOr([]string{t.Lexeme})).Scan(&t.DF); err != nil {
+				if err := s.pool.QueryRow(ctx, simpleDFSQL, tsqueryOr([]string{t.Lexeme}), scope).Scan(&t.DF); err != nil {
 					return nil, fmt.Errorf("count %q: %w", t.Lexeme, err)
 				}
 				if t.DF > 0 {
@@ -139,17 +140,19 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 }
 
 // nearestLexemes returns up to n vocabulary lexemes of the stemmed vector closest to word by
-// trigram similarity, weighted by that similarity. The vocabulary is shared by all documents, so
-// a lexeme is offered only when a chunk the scope may read holds it: a correction must not reveal
-// that a word exists in documents the asker cannot see.
+// trigram similarity, weighted by that similarity. The vocabulary is the scope's groups' own
+// (group_lexeme_stats), and a lexeme is offered only when a chunk the scope may read holds it: a
+// correction, its rank and its frequency must not reveal that a word exists in documents the
+// asker cannot see.
 func (s *Store) nearestLexemes(ctx context.Context, word string, n int, scope []string) ([]queryTerm, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
 		near AS (
-			SELECT st.lexeme, st.df, public.similarity(st.lexeme, q.w) AS sim
-			FROM lexeme_stats st, q
-			WHERE st.lexeme OPERATOR(public.%) q.w
-			ORDER BY sim DESC, st.df DESC, st.lexeme
+			SELECT st.lexeme, sum(st.df)::bigint AS df, public.similarity(st.lexeme, q.w) AS sim
+			FROM group_lexeme_stats st, q
+			WHERE st.lexeme OPERATOR(public.%) q.w AND st.grp = ANY($3::text[])
+			GROUP BY st.lexeme, q.w
+			ORDER BY sim DESC, df DESC, st.lexeme
 			LIMIT 20
 		)
 		SELECT lexeme, df, sim FROM near

@@ -1,0 +1,193 @@
+package pgstore_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citahq/cita/rag"
+)
+
+// checkGroupStats fails when the per-group statistics (stats plus pending deltas) differ from
+// what the chunks hold now.
+func checkGroupStats(t *testing.T, b *bundle, when string) {
+	t.Helper()
+	ctx := context.Background()
+	var lexemes, corpus int
+	err := b.store.Pool().QueryRow(ctx, `
+		WITH truth AS (
+			SELECT g AS grp, l AS lexeme, count(*)::int AS df FROM chunks, unnest(groups) g, unnest(tsvector_to_array(tsv)) l GROUP BY g, l
+		), known AS (
+			SELECT grp, lexeme, sum(df)::int AS df FROM (
+				SELECT grp, lexeme, df FROM group_lexeme_stats UNION ALL SELECT grp, lexeme, df FROM group_lexeme_delta) x
+			GROUP BY grp, lexeme HAVING sum(df) <> 0
+		)
+		SELECT count(*) FROM truth FULL JOIN known USING (grp, lexeme) WHERE truth.df IS DISTINCT FROM known.df`).Scan(&lexemes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.store.Pool().QueryRow(ctx, `
+		WITH truth AS (
+			SELECT g AS grp, 't'::"char" AS kind, count(*) AS chunks, sum(length(tsv))::bigint AS total_len FROM chunks, unnest(groups) g GROUP BY g
+			UNION ALL
+			SELECT g, 's', count(*), sum(length(tsv_simple))::bigint FROM chunks, unnest(groups) g GROUP BY g
+		), known AS (
+			SELECT grp, kind, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
+				SELECT grp, kind, chunks, total_len FROM group_corpus_stats UNION ALL SELECT grp, kind, chunks, total_len FROM group_corpus_delta) x
+			GROUP BY grp, kind HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
+		)
+		SELECT count(*) FROM truth FULL JOIN known USING (grp, kind)
+		WHERE truth.chunks IS DISTINCT FROM known.chunks OR truth.total_len IS DISTINCT FROM known.total_len`).Scan(&corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lexemes != 0 || corpus != 0 {
+		t.Errorf("%s: %d (group, lexeme) frequencies and %d (group, kind) corpus rows are wrong", when, lexemes, corpus)
+	}
+}
+
+// TestGroupStatsFollowEveryWrite indexes, re-indexes, re-permissions and deletes documents at
+// random and checks the per-group statistics after each step, compaction and a rebuild.
+func TestGroupStatsFollowEveryWrite(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(12, 8))
+	groups := []string{"everyone", "hr", "eng", "alice@example.com", "domain:example.com"}
+	vocab := strings.Fields("vacaciones salario despliegue canario release payroll nómina guía política bonus remote equipo")
+	pick := func() []string {
+		var g []string
+		for _, x := range groups {
+			if rng.IntN(3) == 0 {
+				g = append(g, x)
+			}
+		}
+		if len(g) == 0 {
+			g = []string{groups[rng.IntN(len(groups))]}
+		}
+		return g
+	}
+	for step := range 40 {
+		id := fmt.Sprintf("doc-%d.md", rng.IntN(12))
+		switch rng.IntN(4) {
+		case 0, 1:
+			words := make([]string, 5+rng.IntN(10))
+			for i := range words {
+				words[i] = vocab[rng.IntN(len(vocab))]
+			}
+			b.doc(t, "t", id, "Doc "+id, []string{"es", "en"}[rng.IntN(2)], pick(), strings.Join(words, " "), strings.Join(words[:3], " "))
+		case 2:
+			if err := b.store.SetGroups(ctx, "t", id, pick()); err != nil && !strings.Contains(err.Error(), "not indexed") {
+				t.Fatal(err)
+			}
+		case 3:
+			if _, err := b.store.DeleteDocuments(ctx, "t", []string{id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkGroupStats(t, b, fmt.Sprintf("step %d", step))
+	}
+	if _, err := b.store.CompactStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkGroupStats(t, b, "after compaction")
+	var pending int
+	if err := b.store.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM group_lexeme_delta) + (SELECT count(*) FROM group_corpus_delta)`).Scan(&pending); err != nil || pending != 0 {
+		t.Errorf("after compaction %d deltas remain (%v)", pending, err)
+	}
+	if err := b.store.RebuildGroupStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkGroupStats(t, b, "after rebuild")
+}
+
+// TestSearchFTSIgnoresOtherGroups checks the full-text arm's scores and terms, for random
+// scopes and queries, against a second index that holds only the documents each scope may read.
+func TestSearchFTSIgnoresOtherGroups(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(8, 12))
+	groups := []string{"everyone", "hr", "eng", "board"}
+	vocab := strings.Fields("vacaciones vacation salario salary despliegue deploy canario canary nómina payroll zanzíbar ocelote bonus quetzal release")
+	type doc struct {
+		id, lang string
+		groups   []string
+		texts    []string
+	}
+	var docs []doc
+	for d := range 30 {
+		g := []string{groups[rng.IntN(len(groups))]}
+		if rng.IntN(3) == 0 {
+			g = append(g, groups[rng.IntN(len(groups))])
+		}
+		var texts []string
+		for range 1 + rng.IntN(2) {
+			words := make([]string, 4+rng.IntN(12))
+			for i := range words {
+				words[i] = vocab[rng.IntN(len(vocab))]
+			}
+			texts = append(texts, strings.Join(words, " "))
+		}
+		docs = append(docs, doc{fmt.Sprintf("d%02d.md", d), []string{"es", "en", "simple"}[rng.IntN(3)], g, texts})
+	}
+	full := setup(t)
+	for _, d := range docs {
+		full.doc(t, "t", d.id, "Doc "+d.id, d.lang, d.groups, d.texts...)
+	}
+	for _, scopeGroups := range [][]string{{"hr"}, {"eng", "board"}, {"everyone"}} {
+		scope := rag.MustScope(scopeGroups...)
+		only := setup(t)
+		byChunk := map[int64]string{} // chunk ids differ between the two indexes: compare by document
+		for _, d := range docs {
+			if slices.ContainsFunc(d.groups, scope.Contains) {
+				only.doc(t, "t", d.id, "Doc "+d.id, d.lang, d.groups, d.texts...)
+			}
+		}
+		name := func(b *bundle, hits []rag.ArmHit) []string {
+			var out []string
+			ids := make([]int64, len(hits))
+			for i, h := range hits {
+				ids[i] = h.ChunkID
+			}
+			loaded, err := b.store.LoadHits(ctx, ids, scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range loaded {
+				byChunk[l.ChunkID] = fmt.Sprintf("%s#%s", l.Path, l.Content[:min(12, len(l.Content))])
+			}
+			for _, h := range hits {
+				out = append(out, fmt.Sprintf("%s=%.6f", byChunk[h.ChunkID], h.Score))
+			}
+			slices.Sort(out) // equal scores may tie-break on chunk id
+			return out
+		}
+		for q := range 40 {
+			words := make([]string, 1+rng.IntN(3))
+			for i := range words {
+				words[i] = vocab[rng.IntN(len(vocab))]
+				if rng.IntN(5) == 0 {
+					words[i] += "x" // a typo: fuzzy expansion
+				}
+			}
+			query := strings.Join(words, " ")
+			hitsFull, termsFull, err := full.store.SearchFTS(ctx, query, scope, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hitsOnly, termsOnly, err := only.store.SearchFTS(ctx, query, scope, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(termsFull, termsOnly) {
+				t.Errorf("scope %v query %d %q: terms %v, but %v without the other groups' documents", scopeGroups, q, query, termsFull, termsOnly)
+			}
+			if a, b := name(full, hitsFull), name(only, hitsOnly); !slices.Equal(a, b) {
+				t.Errorf("scope %v query %d %q: hits %v, but %v without the other groups' documents", scopeGroups, q, query, a, b)
+			}
+		}
+	}
+}
