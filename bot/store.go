@@ -12,7 +12,7 @@ import (
 var ErrAnswerNotFound = errors.New("answer not found")
 
 // ErrNotVisible is returned when a user acts on an answer they cannot see: another
-// conversation, or someone else's ephemeral reply.
+// conversation, someone else's ephemeral reply, or (for its trace) sources they may not read.
 var ErrNotVisible = errors.New("answer not visible to this user")
 
 // Store keeps conversation memory, answer records, feedback and event dedupe. bot/pgbot
@@ -28,14 +28,28 @@ type Store interface {
 	// HasTurns reports whether the bot already answered in the conversation (a follow-up there
 	// needs no mention).
 	HasTurns(ctx context.Context, conv ConversationKey) (bool, error)
-	// LoadAnswer returns the answer record with the given id, or ErrAnswerNotFound.
-	LoadAnswer(ctx context.Context, id int64) (*AnswerRecord, error)
+	// LoadTrace returns the record of answer id as viewer may see it, for "How I answered", with
+	// the access check in the query that loads it: only when viewer acts from the answer's
+	// conversation, the answer was not an ephemeral reply to someone else, viewer's groups
+	// overlap the answer's scope, and viewer may read, as they were and as they are now, every
+	// document the answer used. The record's ScopeGroups are the answer's groups viewer holds
+	// (OtherGroups counts the rest), and its TopHits name only cited passages. It returns
+	// ErrAnswerNotFound, ErrNotVisible (also for an empty viewer scope), or a database error.
+	LoadTrace(ctx context.Context, id int64, viewer Viewer) (*AnswerRecord, error)
 	// RecordFeedback stores (or replaces) a user's rating of an answer. It returns
 	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation or rates
-	// someone else's ephemeral answer.
+	// someone else's ephemeral answer (checked in the statement that stores the rating).
 	RecordFeedback(ctx context.Context, fb Feedback) error
 	// MarkEvent records a platform event id and reports whether this is its first delivery.
 	MarkEvent(ctx context.Context, eventID string) (bool, error)
+}
+
+// Viewer is someone asking to see a stored answer: the conversation they act from, who they
+// are, and the access groups they hold now (their own, not the channel's).
+type Viewer struct {
+	Conversation ConversationKey
+	UserID       string
+	Scope        rag.Scope
 }
 
 // Feedback is one user's rating of an answer, given from a conversation.
@@ -59,16 +73,20 @@ type AnswerRecord struct {
 	StandaloneQuery string
 	Text            string
 	ScopeGroups     []string
-	Abstained       bool
-	AbstainReason   string
-	Reason          Reason
-	Evidence        float64
+	// OtherGroups counts the answer's groups left out of ScopeGroups because the viewer does not
+	// hold them (LoadTrace only).
+	OtherGroups   int
+	Abstained     bool
+	AbstainReason string
+	Reason        Reason
+	Evidence      float64
 	// Sources are the cited sources, in the order shown.
 	Sources []SourceRef
 	// Consulted are the documents whose text or owner reached the reply: the cited sources, or
 	// the top hit whose owner an abstention names. Memory visibility is decided by them.
 	Consulted []SourceRef
 	// TopHits are the fused search results with their rank in each arm, for "how I answered".
+	// Only cited ones name their passage (Cited, with ids, title, heading and path).
 	TopHits          []HitRef
 	Timings          map[string]time.Duration
 	Total            time.Duration
@@ -78,8 +96,8 @@ type AnswerRecord struct {
 	// Dropped lists the chunks retrieval found but the context budget left out.
 	Dropped []int64
 	// Cached says the answer came from the answer cache: its tokens were not spent again.
-	Cached bool
-	CreatedAt        time.Time
+	Cached    bool
+	CreatedAt time.Time
 }
 
 // SourceRef is one cited (or consulted) chunk with its document's version at answer time.
@@ -96,8 +114,11 @@ type SourceRef struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 }
 
-// HitRef is one fused search hit with its rank in each arm (0: the arm did not return it).
+// HitRef is one fused search hit with its rank in each arm (0: the arm did not return it). A hit
+// the answer did not cite keeps only its ranks and score: its passage may be one that someone
+// shown the answer may not read.
 type HitRef struct {
+	Cited      bool    `json:"cited,omitempty"`
 	ChunkID    int64   `json:"chunk_id"`
 	DocumentID int64   `json:"document_id"`
 	Title      string  `json:"title"`
@@ -106,12 +127,4 @@ type HitRef struct {
 	Score      float64 `json:"score"`
 	FTSRank    int     `json:"fts_rank,omitempty"`
 	VectorRank int     `json:"vector_rank,omitempty"`
-}
-
-// VisibleToUser reports whether user, acting from conv, can see the answer.
-func (r *AnswerRecord) VisibleToUser(conv ConversationKey, user string) bool {
-	if r.Conversation != conv {
-		return false
-	}
-	return r.VisibleTo == "" || r.VisibleTo == user
 }

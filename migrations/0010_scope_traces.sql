@@ -2,7 +2,8 @@
 -- Issue 12, findings 7 to 10 and identity groups:
 --   1. access group names are checked by the database too;
 --   2. full-text statistics are kept per access group, so a search computes BM25 statistics and
---      term expansions only from the groups its scope holds.
+--      term expansions only from the groups its scope holds;
+--   3. "How I answered" names only cited passages.
 
 -- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup).
 -- +goose StatementBegin
@@ -198,6 +199,18 @@ $$;
 -- +goose StatementEnd
 
 SELECT cita_rebuild_group_stats();
+
+-- 3. A stored answer's top hits name only the passages it cited (bot.HitRef.Cited); the others
+-- keep their ranks and score. Older records lose the names of their uncited hits (not restored
+-- by Down).
+UPDATE bot_answers a SET top_hits = (
+    SELECT coalesce(jsonb_agg(
+        CASE WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(a.sources) s WHERE s->'chunk_id' = h->'chunk_id')
+        THEN h || '{"cited": true}'::jsonb
+        ELSE jsonb_strip_nulls(jsonb_build_object('score', h->'score', 'fts_rank', h->'fts_rank', 'vector_rank', h->'vector_rank'))
+        END ORDER BY t.ord), '[]'::jsonb)
+    FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord))
+WHERE jsonb_array_length(a.top_hits) > 0;
 
 -- +goose Down
 DROP TRIGGER chunks_group_stats_update ON chunks;

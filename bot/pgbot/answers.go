@@ -100,7 +100,9 @@ func consultedColumns(refs []bot.SourceRef) (docIDs []int64, chunkIDs []string, 
 	return docIDs, chunkIDs, versions
 }
 
-// LoadAnswer implements bot.Store.
+// LoadAnswer returns the whole record of answer id, or bot.ErrAnswerNotFound, with no access
+// check: for tests and operators' audits only. Whatever is shown to a chat user is loaded with
+// LoadTrace.
 func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, error) {
 	rec := &bot.AnswerRecord{ID: id}
 	var sources, hits, timings []byte
@@ -122,19 +124,8 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	}
 	rec.Reason = bot.Reason(reason)
 	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
-	if err := json.Unmarshal(sources, &rec.Sources); err != nil {
-		return nil, fmt.Errorf("decode sources of answer %d: %w", id, err)
-	}
-	if err := json.Unmarshal(hits, &rec.TopHits); err != nil {
-		return nil, fmt.Errorf("decode top hits of answer %d: %w", id, err)
-	}
-	ms := map[string]float64{}
-	if err := json.Unmarshal(timings, &ms); err != nil {
-		return nil, fmt.Errorf("decode timings of answer %d: %w", id, err)
-	}
-	rec.Timings = map[string]time.Duration{}
-	for k, v := range ms {
-		rec.Timings[k] = time.Duration(v * float64(time.Millisecond))
+	if err := decodeRecordJSON(rec, sources, hits, timings); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }

@@ -70,23 +70,28 @@ func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, e
 	return ok, nil
 }
 
-// RecordFeedback implements bot.Store; a second click by the same user replaces the rating.
+// RecordFeedback implements bot.Store; a second click by the same user replaces the rating. The
+// visibility check is in the INSERT: the rating is stored only for an answer of the rater's
+// conversation that was not an ephemeral reply to someone else.
 func (s *Store) RecordFeedback(ctx context.Context, fb bot.Feedback) error {
 	if fb.Rating != 1 && fb.Rating != -1 {
 		return fmt.Errorf("rating %d: use +1 or -1", fb.Rating)
 	}
-	rec, err := s.LoadAnswer(ctx, fb.AnswerID)
-	if err != nil {
-		return err
-	}
-	if !rec.VisibleToUser(fb.Conversation, fb.UserID) {
-		return bot.ErrNotVisible
-	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO bot_feedback (answer_id, user_id, rating) VALUES ($1, $2, $3)
+	c := fb.Conversation
+	tag, err := s.pool.Exec(ctx, `INSERT INTO bot_feedback (answer_id, user_id, rating)
+		SELECT a.id, $2, $3 FROM bot_answers a
+		WHERE a.id = $1 AND a.platform = $4 AND a.workspace = $5 AND a.channel = $6 AND a.thread = $7
+		  AND (a.visible_to = '' OR a.visible_to = $2)
 		ON CONFLICT (answer_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, updated_at = now()`,
-		fb.AnswerID, fb.UserID, fb.Rating)
+		fb.AnswerID, fb.UserID, fb.Rating, c.Platform, c.Workspace, c.Channel, c.Thread)
 	if err != nil {
 		return fmt.Errorf("record feedback on answer %d: %w", fb.AnswerID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		if err := s.answerExists(ctx, fb.AnswerID); err != nil {
+			return err
+		}
+		return bot.ErrNotVisible
 	}
 	return nil
 }

@@ -1,0 +1,103 @@
+package pgbot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/citahq/cita/bot"
+)
+
+// traceSQL loads an answer for a viewer ($6 user, $7 groups) acting from a conversation ($2-$5),
+// with the whole access check in its WHERE (bot.Store.LoadTrace): the same conversation, not
+// someone else's ephemeral reply, a scope the viewer shares, and every document the answer used
+// readable by the viewer as it was then and as it is now (a deleted document hides the answer,
+// as it hides the turn from memory). Only the answer's groups the viewer holds are returned, and
+// uncited hits keep their ranks and score only.
+const traceSQL = `
+SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.question, a.standalone_query,
+	a.answer_text,
+	ARRAY(SELECT g FROM unnest(a.scope_groups) g WHERE g = ANY($7::text[]) ORDER BY g),
+	(SELECT count(*)::int FROM unnest(a.scope_groups) g WHERE NOT g = ANY($7::text[])),
+	a.abstained, a.abstain_reason, a.reason, a.evidence, a.sources,
+	(SELECT coalesce(jsonb_agg(
+			CASE WHEN h->>'cited' = 'true' THEN h
+			ELSE jsonb_strip_nulls(jsonb_build_object('score', h->'score', 'fts_rank', h->'fts_rank', 'vector_rank', h->'vector_rank'))
+			END ORDER BY t.ord), '[]'::jsonb)
+		FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord)),
+	a.timings_ms, a.total_ms, a.model, a.prompt_tokens, a.completion_tokens, a.created_at, a.cached
+FROM bot_answers a
+WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND a.thread = $5
+	AND (a.visible_to = '' OR a.visible_to = $6)
+	AND a.scope_groups && $7::text[]
+	AND NOT EXISTS (
+		SELECT 1 FROM bot_answer_documents ad
+		LEFT JOIN documents d ON d.id = ad.document_id
+		WHERE ad.answer_id = a.id
+		  AND (NOT ad.doc_groups && $7::text[] OR d.id IS NULL OR NOT d.groups && $7::text[]))`
+
+// LoadTrace implements bot.Store.
+func (s *Store) LoadTrace(ctx context.Context, id int64, viewer bot.Viewer) (*bot.AnswerRecord, error) {
+	if viewer.Scope.Empty() || viewer.UserID == "" {
+		if err := s.answerExists(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, bot.ErrNotVisible
+	}
+	rec := &bot.AnswerRecord{ID: id}
+	var sources, hits, timings []byte
+	var reason string
+	var totalMS float64
+	c, v := &rec.Conversation, viewer.Conversation
+	err := s.pool.QueryRow(ctx, traceSQL, id, v.Platform, v.Workspace, v.Channel, v.Thread, viewer.UserID, viewer.Scope.Groups()).Scan(
+		&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID, &rec.VisibleTo, &rec.Question, &rec.StandaloneQuery,
+		&rec.Text, &rec.ScopeGroups, &rec.OtherGroups, &rec.Abstained, &rec.AbstainReason, &reason, &rec.Evidence, &sources,
+		&hits, &timings, &totalMS, &rec.Model, &rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Cached)
+	if notFound(err) {
+		if err := s.answerExists(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, bot.ErrNotVisible
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load trace of answer %d: %w", id, err)
+	}
+	rec.Reason = bot.Reason(reason)
+	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
+	if err := decodeRecordJSON(rec, sources, hits, timings); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// answerExists returns nil when answer id exists, bot.ErrAnswerNotFound when it does not.
+func (s *Store) answerExists(ctx context.Context, id int64) error {
+	var ok bool
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_answers WHERE id = $1)`, id).Scan(&ok); err != nil {
+		return fmt.Errorf("look up answer %d: %w", id, err)
+	}
+	if !ok {
+		return bot.ErrAnswerNotFound
+	}
+	return nil
+}
+
+// decodeRecordJSON fills the record's sources, top hits and timings from their jsonb columns.
+func decodeRecordJSON(rec *bot.AnswerRecord, sources, hits, timings []byte) error {
+	if err := json.Unmarshal(sources, &rec.Sources); err != nil {
+		return fmt.Errorf("decode sources of answer %d: %w", rec.ID, err)
+	}
+	if err := json.Unmarshal(hits, &rec.TopHits); err != nil {
+		return fmt.Errorf("decode top hits of answer %d: %w", rec.ID, err)
+	}
+	ms := map[string]float64{}
+	if err := json.Unmarshal(timings, &ms); err != nil {
+		return fmt.Errorf("decode timings of answer %d: %w", rec.ID, err)
+	}
+	rec.Timings = map[string]time.Duration{}
+	for k, v := range ms {
+		rec.Timings[k] = time.Duration(v * float64(time.Millisecond))
+	}
+	return nil
+}
