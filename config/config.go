@@ -37,6 +37,8 @@ type Config struct {
 	Listen string `yaml:"listen"`
 	// Server tunes `cita serve` (workers, queue, limits, logging); see server.go.
 	Server ServerConfig `yaml:"server"`
+	// Retention bounds how long answers and conversation turns are kept; see retention.go.
+	Retention RetentionConfig `yaml:"retention"`
 }
 
 // EmbedderConfig picks the embedding model.
@@ -170,6 +172,7 @@ func (c *Config) applyDefaults() {
 	if c.Cache.AbstainTTL == 0 {
 		c.Cache.AbstainTTL = 10 * time.Minute
 	}
+	c.Retention = c.Retention.WithDefaults()
 }
 
 // Validate checks the configuration; its error names the field and what to do.
@@ -195,6 +198,7 @@ func (c *Config) Validate() error {
 	}
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
+	errs = append(errs, c.Retention.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))
 	}

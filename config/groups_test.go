@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citahq/cita/rag"
 )
@@ -75,5 +76,38 @@ func TestGroupRuleMatchesRag(t *testing.T) {
 		if (ours == nil) != (theirs == nil) || (theirs != nil && !errors.Is(theirs, rag.ErrInvalidGroup)) {
 			t.Errorf("%q: config says %v, rag says %v", n, ours, theirs)
 		}
+	}
+}
+
+func TestRetentionValidation(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		cfg  Config
+		want string // "" for valid
+	}{
+		{"defaults", Config{}, ""},
+		{"retention too short", Config{Retention: RetentionConfig{Answers: time.Minute}}, "retention.answers: 1m0s is out of range"},
+		{"retention negative", Config{Retention: RetentionConfig{Answers: -time.Hour}}, "retention.answers"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := tc.cfg
+			cfg.applyDefaults()
+			err := cfg.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("valid configuration refused: %v", err)
+				}
+				if cfg.Retention.Answers != DefaultAnswerRetention {
+					t.Errorf("retention default %s", cfg.Retention.Answers)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v; want one containing %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -3,7 +3,9 @@
 --   1. access group names are checked by the database too;
 --   2. full-text statistics are kept per access group, so a search computes BM25 statistics and
 --      term expansions only from the groups its scope holds;
---   3. "How I answered" names only cited passages.
+--   3. "How I answered" names only cited passages;
+--   4. answer records are pruned by age, and redacted when their documents are deleted or no
+--      longer reach the answer's audience.
 
 -- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup).
 -- +goose StatementBegin
@@ -212,7 +214,21 @@ UPDATE bot_answers a SET top_hits = (
     FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord))
 WHERE jsonb_array_length(a.top_hits) > 0;
 
+-- 4. Retention (pgbot.Store.Prune). A redacted answer keeps its metadata and ratings, loses every
+-- copy of document text (answer, rewritten query, cited titles, trace) and its turns, and says why.
+ALTER TABLE bot_answers
+    ADD COLUMN redacted text NOT NULL DEFAULT ''
+        CHECK (redacted IN ('', 'document_deleted', 'access_narrowed')),
+    ADD COLUMN redacted_at timestamptz;
+CREATE INDEX bot_answers_created_at_idx ON bot_answers (created_at);
+CREATE INDEX bot_turns_answer_idx ON bot_turns (answer_id);
+CREATE INDEX bot_answer_documents_document_idx ON bot_answer_documents (document_id);
+
 -- +goose Down
+DROP INDEX bot_answer_documents_document_idx;
+DROP INDEX bot_turns_answer_idx;
+DROP INDEX bot_answers_created_at_idx;
+ALTER TABLE bot_answers DROP COLUMN redacted_at, DROP COLUMN redacted;
 DROP TRIGGER chunks_group_stats_update ON chunks;
 DROP TRIGGER chunks_group_stats_delete ON chunks;
 DROP TRIGGER chunks_group_stats_insert ON chunks;

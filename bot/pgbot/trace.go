@@ -13,7 +13,7 @@ import (
 // with the whole access check in its WHERE (bot.Store.LoadTrace): the same conversation, not
 // someone else's ephemeral reply, a scope the viewer shares, and every document the answer used
 // readable by the viewer as it was then and as it is now (a deleted document hides the answer,
-// as it hides the turn from memory). Only the answer's groups the viewer holds are returned, and
+// as it hides the turn from memory), and not redacted (Prune). Only the answer's groups the viewer holds are returned, and
 // uncited hits keep their ranks and score only.
 const traceSQL = `
 SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.question, a.standalone_query,
@@ -29,6 +29,7 @@ SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.qu
 	a.timings_ms, a.total_ms, a.model, a.prompt_tokens, a.completion_tokens, a.created_at, a.cached
 FROM bot_answers a
 WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND a.thread = $5
+	AND a.redacted = ''
 	AND (a.visible_to = '' OR a.visible_to = $6)
 	AND a.scope_groups && $7::text[]
 	AND NOT EXISTS (
