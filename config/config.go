@@ -39,6 +39,9 @@ type Config struct {
 	Server ServerConfig `yaml:"server"`
 	// Retention bounds how long answers and conversation turns are kept; see retention.go.
 	Retention RetentionConfig `yaml:"retention"`
+	// Identity turns chat users' verified e-mail addresses and Google Groups into access groups;
+	// see identity.go.
+	Identity IdentityConfig `yaml:"identity"`
 }
 
 // EmbedderConfig picks the embedding model.
@@ -199,6 +202,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
+	errs = append(errs, c.Identity.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))
 	}

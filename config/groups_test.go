@@ -79,7 +79,7 @@ func TestGroupRuleMatchesRag(t *testing.T) {
 	}
 }
 
-func TestRetentionValidation(t *testing.T) {
+func TestRetentionAndIdentityValidation(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
@@ -89,6 +89,11 @@ func TestRetentionValidation(t *testing.T) {
 		{"defaults", Config{}, ""},
 		{"retention too short", Config{Retention: RetentionConfig{Answers: time.Minute}}, "retention.answers: 1m0s is out of range"},
 		{"retention negative", Config{Retention: RetentionConfig{Answers: -time.Hour}}, "retention.answers"},
+		{"google groups without credentials", Config{Identity: IdentityConfig{GoogleGroups: GoogleGroupsConfig{Enabled: true}}}, "give exactly one of credentials_file"},
+		{"service account without subject", Config{Identity: IdentityConfig{GoogleGroups: GoogleGroupsConfig{Enabled: true, CredentialsFile: "sa.json"}}}, "google_groups.subject: required"},
+		{"refresh too often", Config{Identity: IdentityConfig{GoogleGroups: GoogleGroupsConfig{Enabled: true, TokenFile: "t.json", Refresh: time.Minute}}}, "google_groups.refresh: 1m0s is out of range"},
+		{"max age below refresh", Config{Identity: IdentityConfig{GoogleGroups: GoogleGroupsConfig{Enabled: true, TokenFile: "t.json", Refresh: 12 * time.Hour, MaxAge: time.Hour}}}, "google_groups.max_age"},
+		{"google groups valid", Config{Identity: IdentityConfig{EmailGroups: true, GoogleGroups: GoogleGroupsConfig{Enabled: true, CredentialsFile: "sa.json", Subject: "admin@example.com"}}}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

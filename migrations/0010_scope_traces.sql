@@ -5,7 +5,8 @@
 --      term expansions only from the groups its scope holds;
 --   3. "How I answered" names only cited passages;
 --   4. answer records are pruned by age, and redacted when their documents are deleted or no
---      longer reach the answer's audience.
+--      longer reach the answer's audience;
+--   5. Google Groups memberships read from the Directory API, for identity groups.
 
 -- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup).
 -- +goose StatementBegin
@@ -224,7 +225,29 @@ CREATE INDEX bot_answers_created_at_idx ON bot_answers (created_at);
 CREATE INDEX bot_turns_answer_idx ON bot_turns (answer_id);
 CREATE INDEX bot_answer_documents_document_idx ON bot_answer_documents (document_id);
 
+-- 5. Direct memberships of the directory's groups, replaced whole by each complete read
+-- (sync/directory). Names are lower-cased e-mail addresses; a member is a user or a group.
+CREATE TABLE directory_members (
+    group_email     text NOT NULL,
+    member_email    text NOT NULL,
+    member_is_group boolean NOT NULL,
+    PRIMARY KEY (member_email, group_email)
+);
+-- One row: when the memberships were last read completely, and who is reading them now.
+CREATE TABLE directory_state (
+    id            integer PRIMARY KEY CHECK (id = 1),
+    refreshed_at  timestamptz,
+    attempted_at  timestamptz,
+    claimed_until timestamptz,
+    groups        integer NOT NULL DEFAULT 0,
+    members       integer NOT NULL DEFAULT 0,
+    last_error    text NOT NULL DEFAULT ''
+);
+INSERT INTO directory_state (id) VALUES (1);
+
 -- +goose Down
+DROP TABLE directory_state;
+DROP TABLE directory_members;
 DROP INDEX bot_answer_documents_document_idx;
 DROP INDEX bot_turns_answer_idx;
 DROP INDEX bot_answers_created_at_idx;

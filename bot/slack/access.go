@@ -29,7 +29,8 @@ func (a *Adapter) identity(ctx context.Context, userID string) (bot.Identity, er
 		return bot.Identity{}, fmt.Errorf("users.info %s: %w", userID, err)
 	}
 	id := bot.Identity{
-		UserID: u.ID, Email: u.Profile.Email,
+		// Slack returns an address (users:read.email) only when it is the account's confirmed one.
+		UserID: u.ID, Email: u.Profile.Email, EmailVerified: u.Profile.Email != "",
 		Guest: u.IsRestricted || u.IsUltraRestricted || u.IsStranger || (a.teamID != "" && u.TeamID != "" && u.TeamID != a.teamID),
 		Bot:   u.IsBot || u.IsAppUser || u.ID == "USLACKBOT",
 	}
@@ -42,6 +43,9 @@ func (a *Adapter) identity(ctx context.Context, userID string) (bot.Identity, er
 	}
 	if u.Deleted {
 		id = bot.Identity{UserID: u.ID, Guest: true, Bot: id.Bot} // a deleted account reads nothing
+	}
+	if id, err = a.opts.Access.Resolve(ctx, id); err != nil { // directory (Google Groups) memberships
+		return bot.Identity{}, err
 	}
 	a.identities.Set(userID, id)
 	return id, nil

@@ -117,11 +117,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IndexEmpty:         store.IndexEmpty,
 		Logger:             e.logger,
 	})
+	access := bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)
+	directoryRefresher, err := withIdentityGroups(ctx, a, access, e.logger)
+	if err != nil {
+		return err
+	}
 	var adapter *slackbot.Adapter
 	if sc.Enabled() {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:   bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
+			Access:   access,
 			ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
@@ -178,6 +183,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)
 	}
 	g.Go(func() error { hk.run(gctx); return nil })
+	if directoryRefresher != nil {
+		g.Go(func() error { directoryRefresher.Run(gctx); return nil })
+	}
 	g.Go(func() error {
 		<-gctx.Done()
 		ready.draining.Store(true)
