@@ -45,7 +45,8 @@ var hrDocs = []explainDoc{
 func TestAskExplainIgnoresDocumentsOutsideTheScope(t *testing.T) {
 	clearEnv(t)
 	without := explainIndex(t, engDocs)
-	with := explainIndex(t, append(append([]explainDoc(nil), engDocs...), hrDocs...))
+	// The hr documents are indexed before, between and after the eng ones.
+	with := explainIndex(t, []explainDoc{hrDocs[0], engDocs[0], hrDocs[1], hrDocs[2], engDocs[1], engDocs[2], hrDocs[3]})
 	questions := []string{
 		"What is the Zanzibar bonus?",
 		"zanzibar",
