@@ -1,8 +1,8 @@
 -- +goose Up
 -- Issue 12, findings 7 to 10 and identity groups:
 --   1. access group names are checked by the database too;
---   2. full-text statistics are kept per access group, so a search computes BM25 statistics and
---      term expansions only from the groups its scope holds;
+--   2. full-text statistics are kept per access class, so a search computes BM25 statistics and
+--      term expansions only from what its scope may read;
 --   3. "How I answered" names only cited passages;
 --   4. answer records are pruned by age, and redacted when their documents are deleted or no
 --      longer reach the answer's audience;
@@ -28,90 +28,99 @@ ALTER TABLE chunks ADD CONSTRAINT chunks_groups_valid CHECK (cita_valid_groups(g
 -- never be hit again.
 DELETE FROM answer_cache;
 
--- 2. Term statistics per access group. A chunk counts once in each of its groups; a search sums
--- the rows of its scope's groups (a chunk readable through two of them counts twice, in the
--- document frequencies and the corpus size alike), so documents outside the scope change
--- nothing it computes or shows. Maintained like lexeme_stats: statement triggers append signed
--- deltas, readers add pending deltas, cita_compact_group_stats() folds them in.
-CREATE TABLE group_lexeme_stats (
-    grp    text NOT NULL,
-    lexeme text NOT NULL,
-    df     integer NOT NULL,
-    PRIMARY KEY (lexeme, grp)
+-- 2. Term statistics per access class: a class is one distinct list of groups (every chunk of a
+-- document shared with {alice@example.com, domain:example.com} is in the same class). A chunk
+-- counts in its class only, so writes cost what the global statistics cost whatever the number
+-- of groups; a search sums the classes its scope may read (classes whose groups overlap it),
+-- so documents outside the scope change nothing it computes or shows, and every chunk it may
+-- read counts exactly once. Maintained like lexeme_stats: statement triggers append signed
+-- deltas, readers add pending deltas, cita_compact_class_stats() folds them in.
+CREATE TABLE access_classes (
+    id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    groups text[] NOT NULL UNIQUE
 );
--- The vocabulary of fuzzy expansion, filtered by the scope's groups.
-CREATE INDEX group_lexeme_stats_trgm_idx ON group_lexeme_stats USING gin (lexeme public.gin_trgm_ops);
+CREATE INDEX access_classes_groups_idx ON access_classes USING gin (groups);
 
-CREATE TABLE group_lexeme_delta (
-    grp    text NOT NULL,
-    lexeme text NOT NULL,
-    df     integer NOT NULL
+CREATE TABLE class_lexeme_stats (
+    lexeme   text NOT NULL,
+    class_id bigint NOT NULL,
+    df       integer NOT NULL,
+    PRIMARY KEY (lexeme, class_id)
 );
-CREATE INDEX group_lexeme_delta_lexeme_idx ON group_lexeme_delta (lexeme, grp);
+CREATE TABLE class_lexeme_delta (
+    lexeme   text NOT NULL,
+    class_id bigint NOT NULL,
+    df       integer NOT NULL
+);
+CREATE INDEX class_lexeme_delta_lexeme_idx ON class_lexeme_delta (lexeme, class_id);
 
--- Chunk count and summed vector lengths per group and kind ('t' stemmed, 's' simple).
-CREATE TABLE group_corpus_stats (
-    grp       text NOT NULL,
+-- Chunk count and summed vector lengths per class and kind ('t' stemmed, 's' simple).
+CREATE TABLE class_corpus_stats (
+    class_id  bigint NOT NULL,
     kind      "char" NOT NULL,
     chunks    bigint NOT NULL,
     total_len bigint NOT NULL,
-    PRIMARY KEY (grp, kind)
+    PRIMARY KEY (class_id, kind)
 );
-CREATE TABLE group_corpus_delta (
-    grp       text NOT NULL,
+CREATE TABLE class_corpus_delta (
+    class_id  bigint NOT NULL,
     kind      "char" NOT NULL,
     chunks    bigint NOT NULL,
     total_len bigint NOT NULL
 );
-CREATE INDEX group_corpus_delta_grp_idx ON group_corpus_delta (grp);
+CREATE INDEX class_corpus_delta_class_idx ON class_corpus_delta (class_id);
 
 -- +goose StatementBegin
-CREATE FUNCTION chunks_group_stats_insert() RETURNS trigger
+CREATE FUNCTION chunks_class_stats_insert() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
     IF current_setting('cita.bulk_load', true) = 'on' THEN
-        RETURN NULL; -- cita_rebuild_group_stats() runs at the end of the load
+        RETURN NULL; -- cita_rebuild_class_stats() runs at the end of the load
     END IF;
-    INSERT INTO group_lexeme_delta (grp, lexeme, df)
-    SELECT g, l, count(*) FROM new_rows n, unnest(n.groups) g, unnest(tsvector_to_array(n.tsv)) l GROUP BY g, l;
-    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
-    SELECT g, 't', count(*), coalesce(sum(length(n.tsv)), 0) FROM new_rows n, unnest(n.groups) g GROUP BY g
+    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM new_rows ORDER BY groups ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO class_lexeme_delta (lexeme, class_id, df)
+    SELECT l, c.id, count(*) FROM new_rows n JOIN access_classes c ON c.groups = n.groups, unnest(tsvector_to_array(n.tsv)) l
+    GROUP BY l, c.id;
+    INSERT INTO class_corpus_delta (class_id, kind, chunks, total_len)
+    SELECT c.id, 't', count(*), coalesce(sum(length(n.tsv)), 0) FROM new_rows n JOIN access_classes c ON c.groups = n.groups GROUP BY c.id
     UNION ALL
-    SELECT g, 's', count(*), coalesce(sum(length(n.tsv_simple)), 0) FROM new_rows n, unnest(n.groups) g GROUP BY g;
+    SELECT c.id, 's', count(*), coalesce(sum(length(n.tsv_simple)), 0) FROM new_rows n JOIN access_classes c ON c.groups = n.groups GROUP BY c.id;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-CREATE FUNCTION chunks_group_stats_delete() RETURNS trigger
+CREATE FUNCTION chunks_class_stats_delete() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
     IF current_setting('cita.bulk_load', true) = 'on' THEN
         RETURN NULL;
     END IF;
-    INSERT INTO group_lexeme_delta (grp, lexeme, df)
-    SELECT g, l, -count(*) FROM old_rows o, unnest(o.groups) g, unnest(tsvector_to_array(o.tsv)) l GROUP BY g, l;
-    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
-    SELECT g, 't', -count(*), -coalesce(sum(length(o.tsv)), 0) FROM old_rows o, unnest(o.groups) g GROUP BY g
+    INSERT INTO class_lexeme_delta (lexeme, class_id, df)
+    SELECT l, c.id, -count(*) FROM old_rows o JOIN access_classes c ON c.groups = o.groups, unnest(tsvector_to_array(o.tsv)) l
+    GROUP BY l, c.id;
+    INSERT INTO class_corpus_delta (class_id, kind, chunks, total_len)
+    SELECT c.id, 't', -count(*), -coalesce(sum(length(o.tsv)), 0) FROM old_rows o JOIN access_classes c ON c.groups = o.groups GROUP BY c.id
     UNION ALL
-    SELECT g, 's', -count(*), -coalesce(sum(length(o.tsv_simple)), 0) FROM old_rows o, unnest(o.groups) g GROUP BY g;
+    SELECT c.id, 's', -count(*), -coalesce(sum(length(o.tsv_simple)), 0) FROM old_rows o JOIN access_classes c ON c.groups = o.groups GROUP BY c.id;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
 
--- An access change (Store.SetGroups) moves a chunk's counts from its old groups to its new ones.
+-- An access change (Store.SetGroups) moves a chunk's counts from its old class to its new one.
 -- +goose StatementBegin
-CREATE FUNCTION chunks_group_stats_update() RETURNS trigger
+CREATE FUNCTION chunks_class_stats_update() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
     IF current_setting('cita.bulk_load', true) = 'on' THEN
         RETURN NULL;
     END IF;
+    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM new_rows ORDER BY groups ON CONFLICT (groups) DO NOTHING;
     -- Rows whose groups or text changed: their old contribution out, their new one in.
     WITH moves AS (
         SELECT o.groups, o.tsv, o.tsv_simple, -1 AS sign FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -120,9 +129,9 @@ BEGIN
         SELECT n.groups, n.tsv, n.tsv_simple, 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
         WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
     )
-    INSERT INTO group_lexeme_delta (grp, lexeme, df)
-    SELECT g, l, sum(m.sign) FROM moves m, unnest(m.groups) g, unnest(tsvector_to_array(m.tsv)) l
-    GROUP BY g, l HAVING sum(m.sign) <> 0;
+    INSERT INTO class_lexeme_delta (lexeme, class_id, df)
+    SELECT l, c.id, sum(m.sign) FROM moves m JOIN access_classes c ON c.groups = m.groups, unnest(tsvector_to_array(m.tsv)) l
+    GROUP BY l, c.id HAVING sum(m.sign) <> 0;
     WITH moves AS (
         SELECT o.groups, o.tsv, o.tsv_simple, -1 AS sign FROM old_rows o JOIN new_rows n ON n.id = o.id
         WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
@@ -130,78 +139,81 @@ BEGIN
         SELECT n.groups, n.tsv, n.tsv_simple, 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
         WHERE o.groups IS DISTINCT FROM n.groups OR o.tsv IS DISTINCT FROM n.tsv OR o.tsv_simple IS DISTINCT FROM n.tsv_simple
     )
-    INSERT INTO group_corpus_delta (grp, kind, chunks, total_len)
-    SELECT g, 't', sum(m.sign), sum(m.sign * length(m.tsv)) FROM moves m, unnest(m.groups) g
-    GROUP BY g HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv)) <> 0
+    INSERT INTO class_corpus_delta (class_id, kind, chunks, total_len)
+    SELECT c.id, 't', sum(m.sign), sum(m.sign * length(m.tsv)) FROM moves m JOIN access_classes c ON c.groups = m.groups
+    GROUP BY c.id HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv)) <> 0
     UNION ALL
-    SELECT g, 's', sum(m.sign), sum(m.sign * length(m.tsv_simple)) FROM moves m, unnest(m.groups) g
-    GROUP BY g HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv_simple)) <> 0;
+    SELECT c.id, 's', sum(m.sign), sum(m.sign * length(m.tsv_simple)) FROM moves m JOIN access_classes c ON c.groups = m.groups
+    GROUP BY c.id HAVING sum(m.sign) <> 0 OR sum(m.sign * length(m.tsv_simple)) <> 0;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
 
-CREATE TRIGGER chunks_group_stats_insert AFTER INSERT ON chunks
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_insert();
-CREATE TRIGGER chunks_group_stats_delete AFTER DELETE ON chunks
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_delete();
-CREATE TRIGGER chunks_group_stats_update AFTER UPDATE ON chunks
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_group_stats_update();
+CREATE TRIGGER chunks_class_stats_insert AFTER INSERT ON chunks
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_class_stats_insert();
+CREATE TRIGGER chunks_class_stats_delete AFTER DELETE ON chunks
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_class_stats_delete();
+CREATE TRIGGER chunks_class_stats_update AFTER UPDATE ON chunks
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chunks_class_stats_update();
 
--- Folds pending per-group deltas in; one caller at a time (others return at once).
+-- Folds pending per-class deltas in; one caller at a time (others return at once). Classes are
+-- never deleted: a writer may be about to count in one, and an empty class costs nothing.
 -- +goose StatementBegin
-CREATE FUNCTION cita_compact_group_stats() RETURNS bigint
+CREATE FUNCTION cita_compact_class_stats() RETURNS bigint
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 DECLARE
     folded bigint;
 BEGIN
-    IF NOT pg_try_advisory_xact_lock(hashtext(current_schema() || '.cita_compact_group_stats')) THEN
+    IF NOT pg_try_advisory_xact_lock(hashtext(current_schema() || '.cita_compact_class_stats')) THEN
         RETURN 0;
     END IF;
-    WITH d AS (DELETE FROM group_lexeme_delta RETURNING grp, lexeme, df),
-    agg AS (SELECT grp, lexeme, sum(df)::int AS df FROM d GROUP BY grp, lexeme),
+    WITH d AS (DELETE FROM class_lexeme_delta RETURNING lexeme, class_id, df),
+    agg AS (SELECT lexeme, class_id, sum(df)::int AS df FROM d GROUP BY lexeme, class_id),
     up AS (
-        INSERT INTO group_lexeme_stats AS s (grp, lexeme, df)
-        SELECT grp, lexeme, df FROM agg ORDER BY lexeme, grp
-        ON CONFLICT (lexeme, grp) DO UPDATE SET df = s.df + EXCLUDED.df
+        INSERT INTO class_lexeme_stats AS s (lexeme, class_id, df)
+        SELECT lexeme, class_id, df FROM agg ORDER BY lexeme, class_id
+        ON CONFLICT (lexeme, class_id) DO UPDATE SET df = s.df + EXCLUDED.df
         RETURNING 1
     )
     SELECT count(*) INTO folded FROM up;
-    DELETE FROM group_lexeme_stats WHERE df <= 0;
-    WITH d AS (DELETE FROM group_corpus_delta RETURNING grp, kind, chunks, total_len),
-    agg AS (SELECT grp, kind, sum(chunks) AS chunks, sum(total_len) AS total_len FROM d GROUP BY grp, kind)
-    INSERT INTO group_corpus_stats AS s (grp, kind, chunks, total_len)
-    SELECT grp, kind, chunks, total_len FROM agg ORDER BY grp, kind
-    ON CONFLICT (grp, kind) DO UPDATE SET chunks = s.chunks + EXCLUDED.chunks, total_len = s.total_len + EXCLUDED.total_len;
-    DELETE FROM group_corpus_stats WHERE chunks <= 0;
+    DELETE FROM class_lexeme_stats WHERE df <= 0;
+    WITH d AS (DELETE FROM class_corpus_delta RETURNING class_id, kind, chunks, total_len),
+    agg AS (SELECT class_id, kind, sum(chunks) AS chunks, sum(total_len) AS total_len FROM d GROUP BY class_id, kind)
+    INSERT INTO class_corpus_stats AS s (class_id, kind, chunks, total_len)
+    SELECT class_id, kind, chunks, total_len FROM agg ORDER BY class_id, kind
+    ON CONFLICT (class_id, kind) DO UPDATE SET chunks = s.chunks + EXCLUDED.chunks, total_len = s.total_len + EXCLUDED.total_len;
+    DELETE FROM class_corpus_stats WHERE chunks <= 0;
     RETURN folded;
 END
 $$;
 -- +goose StatementEnd
 
--- Recomputes the per-group statistics from the chunks (after a bulk load). Writers wait.
+-- Recomputes the per-class statistics from the chunks (after a bulk load). Writers wait.
 -- +goose StatementBegin
-CREATE FUNCTION cita_rebuild_group_stats() RETURNS void
+CREATE FUNCTION cita_rebuild_class_stats() RETURNS void
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
     LOCK TABLE chunks IN SHARE MODE;
-    DELETE FROM group_lexeme_delta;
-    DELETE FROM group_corpus_delta;
-    DELETE FROM group_lexeme_stats;
-    DELETE FROM group_corpus_stats;
-    INSERT INTO group_lexeme_stats (grp, lexeme, df)
-    SELECT g, l, count(*) FROM chunks c, unnest(c.groups) g, unnest(tsvector_to_array(c.tsv)) l GROUP BY g, l;
-    INSERT INTO group_corpus_stats (grp, kind, chunks, total_len)
-    SELECT g, 't', count(*), coalesce(sum(length(c.tsv)), 0) FROM chunks c, unnest(c.groups) g GROUP BY g
+    DELETE FROM class_lexeme_delta;
+    DELETE FROM class_corpus_delta;
+    DELETE FROM class_lexeme_stats;
+    DELETE FROM class_corpus_stats;
+    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM chunks ORDER BY groups ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO class_lexeme_stats (lexeme, class_id, df)
+    SELECT l, c.id, count(*) FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l
+    GROUP BY l, c.id;
+    INSERT INTO class_corpus_stats (class_id, kind, chunks, total_len)
+    SELECT c.id, 't', count(*), coalesce(sum(length(ch.tsv)), 0) FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
     UNION ALL
-    SELECT g, 's', count(*), coalesce(sum(length(c.tsv_simple)), 0) FROM chunks c, unnest(c.groups) g GROUP BY g;
+    SELECT c.id, 's', count(*), coalesce(sum(length(ch.tsv_simple)), 0) FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id;
 END
 $$;
 -- +goose StatementEnd
 
-SELECT cita_rebuild_group_stats();
+SELECT cita_rebuild_class_stats();
 
 -- 3. A stored answer's top hits name only the passages it cited (bot.HitRef.Cited); the others
 -- keep their ranks and score. Older records lose the names of their uncited hits (not restored
@@ -252,18 +264,19 @@ DROP INDEX bot_answer_documents_document_idx;
 DROP INDEX bot_turns_answer_idx;
 DROP INDEX bot_answers_created_at_idx;
 ALTER TABLE bot_answers DROP COLUMN redacted_at, DROP COLUMN redacted;
-DROP TRIGGER chunks_group_stats_update ON chunks;
-DROP TRIGGER chunks_group_stats_delete ON chunks;
-DROP TRIGGER chunks_group_stats_insert ON chunks;
-DROP FUNCTION chunks_group_stats_update();
-DROP FUNCTION chunks_group_stats_delete();
-DROP FUNCTION chunks_group_stats_insert();
-DROP FUNCTION cita_compact_group_stats();
-DROP FUNCTION cita_rebuild_group_stats();
-DROP TABLE group_corpus_delta;
-DROP TABLE group_corpus_stats;
-DROP TABLE group_lexeme_delta;
-DROP TABLE group_lexeme_stats;
+DROP TRIGGER chunks_class_stats_update ON chunks;
+DROP TRIGGER chunks_class_stats_delete ON chunks;
+DROP TRIGGER chunks_class_stats_insert ON chunks;
+DROP FUNCTION chunks_class_stats_update();
+DROP FUNCTION chunks_class_stats_delete();
+DROP FUNCTION chunks_class_stats_insert();
+DROP FUNCTION cita_compact_class_stats();
+DROP FUNCTION cita_rebuild_class_stats();
+DROP TABLE class_corpus_delta;
+DROP TABLE class_corpus_stats;
+DROP TABLE class_lexeme_delta;
+DROP TABLE class_lexeme_stats;
+DROP TABLE access_classes;
 ALTER TABLE chunks DROP CONSTRAINT chunks_groups_valid;
 ALTER TABLE documents DROP CONSTRAINT documents_groups_valid;
 DROP FUNCTION cita_valid_groups(text[]);

@@ -31,7 +31,7 @@ func (s *Store) EndBulkLoad(ctx context.Context) error {
 	if _, err := s.pool.Exec(ctx, `SELECT cita_rebuild_stats()`); err != nil {
 		return fmt.Errorf("rebuild term statistics: %w", err)
 	}
-	if err := s.RebuildGroupStats(ctx); err != nil {
+	if err := s.RebuildClassStats(ctx); err != nil {
 		return err
 	}
 	if err := s.EnsureVectorIndex(ctx); err != nil {

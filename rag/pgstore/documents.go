@@ -161,12 +161,12 @@ func (s *Store) SetFingerprint(ctx context.Context, source, externalID, fingerpr
 	return nil
 }
 
-// CompactStats folds the pending document-frequency deltas into lexeme_stats and the per-group
-// group_lexeme_stats (the vocabulary the full-text arm's fuzzy expansion reads). Indexers call it
+// CompactStats folds the pending document-frequency deltas into lexeme_stats (the vocabulary the
+// full-text arm's fuzzy expansion reads) and the per-class class_lexeme_stats. Indexers call it
 // after a run; it returns the number of lexemes folded (0 when another caller is compacting).
 func (s *Store) CompactStats(ctx context.Context) (int64, error) {
 	var n int64
-	if err := s.pool.QueryRow(ctx, `SELECT cita_compact_stats() + cita_compact_group_stats()`).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT cita_compact_stats() + cita_compact_class_stats()`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("compact term statistics: %w", err)
 	}
 	return n, nil

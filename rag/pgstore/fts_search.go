@@ -20,14 +20,18 @@ const (
 // OR-ed (a natural question never contains every word of its answer), rare terms weigh more than
 // common ones, misspelled words are expanded to their nearest vocabulary lexemes, and the access
 // filter sits in the WHERE. Every statistic (document frequencies, corpus size and average
-// length) and every expansion comes from the scope's groups only (group_stats.go), so neither
+// length) and every expansion comes from what the scope may read (class_stats.go), so neither
 // the ranking nor the terms it reports depend on documents the scope may not read.
 // It returns the ranking and the terms it used, for the trace.
 func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k int) ([]rag.ArmHit, []string, error) {
 	if scope.Empty() {
 		return nil, nil, rag.ErrNoScope
 	}
-	terms, err := s.lookupTerms(ctx, queryWords(query), scope.Groups())
+	r, err := s.readableOf(ctx, scope.Groups())
+	if err != nil {
+		return nil, nil, err
+	}
+	terms, err := s.lookupTerms(ctx, queryWords(query), r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,7 +51,7 @@ func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k 
 	}
 	var n = map[string]int64{}
 	var avg = map[string]float64{}
-	rows, err := s.pool.Query(ctx, scopeCorpusSQL, scope.Groups())
+	rows, err := s.pool.Query(ctx, scopeCorpusSQL, r.classes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
 	}

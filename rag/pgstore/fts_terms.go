@@ -39,12 +39,12 @@ func queryWords(q string) []string {
 	return out
 }
 
-// lookupTerms turns query words into lexemes with their document frequencies within scope (the
-// groups it may read, see group_stats.go): each word's
+// lookupTerms turns query words into lexemes with their document frequencies among what r may
+// read (class_stats.go): each word's
 // Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
 // simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
 // words the index has never seen (typos). Stopwords in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms []queryTerm, err error) {
+func (s *Store) lookupTerms(ctx context.Context, words []string, r readable) (terms []queryTerm, err error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -64,13 +64,13 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 		)
 		SELECT lx.ord, lx.kind, lx.lexeme,
 			CASE WHEN lx.kind = 't' THEN
-				-- Counted in the scope's groups only (group_stats.go).
-				coalesce((SELECT sum(st.df) FROM group_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.grp = ANY($2::text[])), 0) +
-				coalesce((SELECT sum(d.df) FROM group_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.grp = ANY($2::text[])), 0)
+				-- Counted in the readable access classes only (class_stats.go).
+				coalesce((SELECT sum(st.df) FROM class_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.class_id = ANY($2::bigint[])), 0) +
+				coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.class_id = ANY($2::bigint[])), 0)
 			ELSE -1 -- counted below, only for the words that need the fallback
 			END
 		FROM lx
-		ORDER BY lx.ord, lx.kind, lx.lexeme`, words, scope)
+		ORDER BY lx.ord, lx.kind, lx.lexeme`, words, r.classes)
 	if err != nil {
 		return nil, fmt.Errorf("look up query terms: %w", err)
 	}
@@ -106,7 +106,7 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 				}
 				// A fallback for words the stemmed vocabulary lacks (names in another language):
 				// rare by nature, so counting them through the GIN index is cheap.
-				if err := s.pool.QueryRow(ctx, simpleDFSQL, tsqueryOr([]string{t.Lexeme}), scope).Scan(&t.DF); err != nil {
+				if err := s.pool.QueryRow(ctx, simpleDFSQL, tsqueryOr([]string{t.Lexeme}), r.groups).Scan(&t.DF); err != nil {
 					return nil, fmt.Errorf("count %q: %w", t.Lexeme, err)
 				}
 				if t.DF > 0 {
@@ -127,7 +127,7 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402
 		}
-		fuzzy, err := s.nearestLexemes(ctx, w, 2, scope)
+		fuzzy, err := s.nearestLexemes(ctx, w, 2, r)
 		if err != nil {
 			return nil, err
 		}
@@ -140,25 +140,23 @@ func (s *Store) lookupTerms(ctx context.Context, words, scope []string) (terms [
 }
 
 // nearestLexemes returns up to n vocabulary lexemes of the stemmed vector closest to word by
-// trigram similarity, weighted by that similarity. The vocabulary is the scope's groups' own
-// (group_lexeme_stats), and a lexeme is offered only when a chunk the scope may read holds it: a
-// correction, its rank and its frequency must not reveal that a word exists in documents the
-// asker cannot see.
-func (s *Store) nearestLexemes(ctx context.Context, word string, n int, scope []string) ([]queryTerm, error) {
+// trigram similarity, weighted by that similarity. Candidates come from the whole vocabulary
+// (lexeme_stats), every one above pg_trgm's similarity threshold, and are kept only when what r
+// may read holds them, ranked by their similarity and their frequency there: a correction, its
+// rank and its frequency must not reveal that a word exists in documents the asker cannot see.
+func (s *Store) nearestLexemes(ctx context.Context, word string, n int, r readable) ([]queryTerm, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
 		near AS (
-			SELECT st.lexeme, sum(st.df)::bigint AS df, public.similarity(st.lexeme, q.w) AS sim
-			FROM group_lexeme_stats st, q
-			WHERE st.lexeme OPERATOR(public.%) q.w AND st.grp = ANY($3::text[])
-			GROUP BY st.lexeme, q.w
-			ORDER BY sim DESC, df DESC, st.lexeme
-			LIMIT 20
+			SELECT st.lexeme, public.similarity(st.lexeme, q.w) AS sim,
+				(SELECT coalesce(sum(c.df), 0) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[]))::bigint AS df
+			FROM lexeme_stats st, q
+			WHERE st.lexeme OPERATOR(public.%) q.w
 		)
 		SELECT lexeme, df, sim FROM near
-		WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.groups && $3::text[] AND c.tsv @@ quote_literal(near.lexeme)::tsquery)
+		WHERE df > 0
 		ORDER BY sim DESC, df DESC, lexeme
-		LIMIT $2`, word, n, scope)
+		LIMIT $2`, word, n, r.classes)
 	if err != nil {
 		return nil, fmt.Errorf("fuzzy-expand %q: %w", word, err)
 	}

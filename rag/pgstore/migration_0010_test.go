@@ -13,7 +13,7 @@ import (
 )
 
 // TestMigration0010DownAndUp undoes migration 0010 on an index with documents and answers,
-// checks what it added is gone, and applies it again: the per-group statistics are rebuilt from
+// checks what it added is gone, and applies it again: the per-class statistics are rebuilt from
 // the chunks, and the checks hold.
 func TestMigration0010DownAndUp(t *testing.T) {
 	t.Parallel()
@@ -29,7 +29,7 @@ func TestMigration0010DownAndUp(t *testing.T) {
 	if _, err := provider.DownTo(ctx, 9); err != nil {
 		t.Fatalf("down from 0010: %v", err)
 	}
-	for _, table := range []string{"group_lexeme_stats", "group_corpus_stats", "directory_members", "directory_state"} {
+	for _, table := range []string{"access_classes", "class_lexeme_stats", "class_corpus_stats", "directory_members", "directory_state"} {
 		if exists(t, db, `SELECT to_regclass($1) IS NOT NULL`, table) {
 			t.Errorf("table %s survived the down migration", table)
 		}
@@ -40,7 +40,7 @@ func TestMigration0010DownAndUp(t *testing.T) {
 	if _, err := provider.Up(ctx); err != nil {
 		t.Fatalf("up again: %v", err)
 	}
-	checkGroupStats(t, b, "after down and up")
+	checkClassStats(t, b, "after down and up")
 	hits, _, err := b.store.SearchFTS(ctx, "vacaciones", rag.MustScope("alice@example.com"), 5)
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("search after down and up: %v, %v", hits, err)

@@ -11,47 +11,52 @@ import (
 	"github.com/citahq/cita/rag"
 )
 
-// checkGroupStats fails when the per-group statistics (stats plus pending deltas) differ from
-// what the chunks hold now.
-func checkGroupStats(t *testing.T, b *bundle, when string) {
+// checkClassStats fails when the per-class statistics (stats plus pending deltas) differ from
+// what the chunks hold now, or a chunk's groups have no access class.
+func checkClassStats(t *testing.T, b *bundle, when string) {
 	t.Helper()
 	ctx := context.Background()
-	var lexemes, corpus int
+	var lexemes, corpus, classless int
 	err := b.store.Pool().QueryRow(ctx, `
 		WITH truth AS (
-			SELECT g AS grp, l AS lexeme, count(*)::int AS df FROM chunks, unnest(groups) g, unnest(tsvector_to_array(tsv)) l GROUP BY g, l
+			SELECT c.id AS class_id, l AS lexeme, count(*)::int AS df
+			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l GROUP BY c.id, l
 		), known AS (
-			SELECT grp, lexeme, sum(df)::int AS df FROM (
-				SELECT grp, lexeme, df FROM group_lexeme_stats UNION ALL SELECT grp, lexeme, df FROM group_lexeme_delta) x
-			GROUP BY grp, lexeme HAVING sum(df) <> 0
+			SELECT class_id, lexeme, sum(df)::int AS df FROM (
+				SELECT class_id, lexeme, df FROM class_lexeme_stats UNION ALL SELECT class_id, lexeme, df FROM class_lexeme_delta) x
+			GROUP BY class_id, lexeme HAVING sum(df) <> 0
 		)
-		SELECT count(*) FROM truth FULL JOIN known USING (grp, lexeme) WHERE truth.df IS DISTINCT FROM known.df`).Scan(&lexemes)
+		SELECT count(*) FROM truth FULL JOIN known USING (class_id, lexeme) WHERE truth.df IS DISTINCT FROM known.df`).Scan(&lexemes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = b.store.Pool().QueryRow(ctx, `
 		WITH truth AS (
-			SELECT g AS grp, 't'::"char" AS kind, count(*) AS chunks, sum(length(tsv))::bigint AS total_len FROM chunks, unnest(groups) g GROUP BY g
+			SELECT c.id AS class_id, 't'::"char" AS kind, count(*) AS chunks, sum(length(tsv))::bigint AS total_len
+			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
 			UNION ALL
-			SELECT g, 's', count(*), sum(length(tsv_simple))::bigint FROM chunks, unnest(groups) g GROUP BY g
+			SELECT c.id, 's', count(*), sum(length(tsv_simple))::bigint FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
 		), known AS (
-			SELECT grp, kind, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
-				SELECT grp, kind, chunks, total_len FROM group_corpus_stats UNION ALL SELECT grp, kind, chunks, total_len FROM group_corpus_delta) x
-			GROUP BY grp, kind HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
+			SELECT class_id, kind, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
+				SELECT class_id, kind, chunks, total_len FROM class_corpus_stats UNION ALL SELECT class_id, kind, chunks, total_len FROM class_corpus_delta) x
+			GROUP BY class_id, kind HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
 		)
-		SELECT count(*) FROM truth FULL JOIN known USING (grp, kind)
+		SELECT count(*) FROM truth FULL JOIN known USING (class_id, kind)
 		WHERE truth.chunks IS DISTINCT FROM known.chunks OR truth.total_len IS DISTINCT FROM known.total_len`).Scan(&corpus)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lexemes != 0 || corpus != 0 {
-		t.Errorf("%s: %d (group, lexeme) frequencies and %d (group, kind) corpus rows are wrong", when, lexemes, corpus)
+	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM chunks ch WHERE NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups)`).Scan(&classless); err != nil {
+		t.Fatal(err)
+	}
+	if lexemes != 0 || corpus != 0 || classless != 0 {
+		t.Errorf("%s: %d (class, lexeme) frequencies and %d (class, kind) corpus rows are wrong; %d chunks have no class", when, lexemes, corpus, classless)
 	}
 }
 
-// TestGroupStatsFollowEveryWrite indexes, re-indexes, re-permissions and deletes documents at
-// random and checks the per-group statistics after each step, compaction and a rebuild.
-func TestGroupStatsFollowEveryWrite(t *testing.T) {
+// TestClassStatsFollowEveryWrite indexes, re-indexes, re-permissions and deletes documents at
+// random and checks the per-class statistics after each step, compaction and a rebuild.
+func TestClassStatsFollowEveryWrite(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
@@ -88,25 +93,25 @@ func TestGroupStatsFollowEveryWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		checkGroupStats(t, b, fmt.Sprintf("step %d", step))
+		checkClassStats(t, b, fmt.Sprintf("step %d", step))
 	}
 	if _, err := b.store.CompactStats(ctx); err != nil {
 		t.Fatal(err)
 	}
-	checkGroupStats(t, b, "after compaction")
+	checkClassStats(t, b, "after compaction")
 	var pending int
-	if err := b.store.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM group_lexeme_delta) + (SELECT count(*) FROM group_corpus_delta)`).Scan(&pending); err != nil || pending != 0 {
+	if err := b.store.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM class_lexeme_delta) + (SELECT count(*) FROM class_corpus_delta)`).Scan(&pending); err != nil || pending != 0 {
 		t.Errorf("after compaction %d deltas remain (%v)", pending, err)
 	}
-	if err := b.store.RebuildGroupStats(ctx); err != nil {
+	if err := b.store.RebuildClassStats(ctx); err != nil {
 		t.Fatal(err)
 	}
-	checkGroupStats(t, b, "after rebuild")
+	checkClassStats(t, b, "after rebuild")
 }
 
-// TestSearchFTSIgnoresOtherGroups checks the full-text arm's scores and terms, for random
+// TestSearchFTSIgnoresOtherDocuments checks the full-text arm's scores and terms, for random
 // scopes and queries, against a second index that holds only the documents each scope may read.
-func TestSearchFTSIgnoresOtherGroups(t *testing.T) {
+func TestSearchFTSIgnoresOtherDocuments(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(8, 12))
