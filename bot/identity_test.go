@@ -11,7 +11,9 @@ import (
 
 type directoryFunc func(ctx context.Context, email string) ([]string, error)
 
-func (f directoryFunc) GroupsOf(ctx context.Context, email string) ([]string, error) { return f(ctx, email) }
+func (f directoryFunc) GroupsOf(ctx context.Context, email string) ([]string, error) {
+	return f(ctx, email)
+}
 
 func TestIdentityGroups(t *testing.T) {
 	t.Parallel()
