@@ -1,12 +1,13 @@
 # cita's developer and CI entry points. `make demo` and `make test` work on a fresh Debian/Ubuntu
-# machine: they install PostgreSQL + pgvector first when missing (scripts/install-postgres.sh).
+# machine: they first install what is missing (scripts/setup.sh: PostgreSQL + pgvector, and the
+# offline translation data for cross-lingual search).
 
 GO        ?= go
 BIN       := bin/cita
 DEMO_DIR  ?= $(CURDIR)/.cita-demo
 CITA      := $(BIN) --data-dir $(DEMO_DIR)/postgres
 
-.PHONY: demo test lint bench build postgres eval clean help stop-demo
+.PHONY: demo test lint bench build setup postgres eval clean help stop-demo
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -14,16 +15,19 @@ help: ## list the targets
 build: ## build bin/cita
 	$(GO) build -o $(BIN) ./cmd/cita
 
-postgres: ## install PostgreSQL + pgvector when missing (idempotent; uses sudo when not root)
+setup: ## install PostgreSQL + pgvector and the translation data when missing (idempotent; sudo when not root)
+	@bash scripts/setup.sh
+
+postgres: ## install only PostgreSQL + pgvector when missing
 	@bash scripts/install-postgres.sh
 
-demo: postgres build ## index the sample corpus in a private cluster and ask it questions
+demo: setup build ## index the sample corpus in a private cluster and ask it questions
 	@bash scripts/demo.sh "$(CITA)"
 
 stop-demo: build ## stop the demo's private PostgreSQL cluster
 	$(CITA) db stop
 
-test: postgres ## run the whole test suite against a real PostgreSQL with pgvector
+test: setup ## run the whole test suite against a real PostgreSQL with pgvector
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./... ; status=$$?; $(GO) run ./internal/testdb/stopcluster; exit $$status
 
@@ -31,7 +35,7 @@ lint: ## go vet (and staticcheck when installed)
 	$(GO) vet ./...
 	@command -v staticcheck >/dev/null && staticcheck ./... || true
 
-bench: postgres build ## retrieval benchmark at 10k and 100k chunks (see cita help bench)
+bench: setup build ## retrieval benchmark at 10k and 100k chunks (see cita help bench)
 	$(CITA) bench
 
 clean: ## remove build output and the demo cluster

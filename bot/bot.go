@@ -53,6 +53,10 @@ type Incoming struct {
 	// the answer is recorded (for feedback and "how I answered") but no turn is saved.
 	Ephemeral  bool
 	ReceivedAt time.Time // when the event reached cita; zero means now
+	// ReplyRef is the platform's id of the message that will show the reply (the Slack
+	// placeholder's ts), recorded with the answer so that it can be withdrawn in place later;
+	// "" when not known yet (see Store.SetReplyRef).
+	ReplyRef string
 	// Queued, when set, is told the question's place in line (1 = next) when every answer
 	// worker is busy, so the adapter can say so while the question waits.
 	Queued func(position int)
@@ -78,6 +82,8 @@ const (
 	ReasonBusy Reason = "busy"
 	// ReasonWorkspaceRateLimited: the workspace as a whole asked more than its configured rate.
 	ReasonWorkspaceRateLimited Reason = "workspace_rate_limited"
+	// ReasonInternalError: a bug (a panic) stopped the answer; it is logged with its stack.
+	ReasonInternalError Reason = "internal_error"
 )
 
 // Outcomes of a turn, as counted by metrics (see Outgoing.Outcome).
@@ -101,7 +107,7 @@ func (o Outgoing) Outcome() string {
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
-	case ReasonModelFailure, ReasonAccessUnknown:
+	case ReasonModelFailure, ReasonAccessUnknown, ReasonInternalError:
 		return OutcomeError
 	case ReasonBusy:
 		return OutcomeBusy

@@ -87,11 +87,26 @@ func (h *Handler) Handle(ctx context.Context, in Incoming, onDelta func(string))
 	if in.ReceivedAt.IsZero() {
 		in.ReceivedAt = h.opts.Now()
 	}
-	out := h.handle(ctx, in, onDelta)
+	out := h.recovered(ctx, in, onDelta)
 	if h.opts.Observer != nil {
 		h.opts.Observer.ObserveTurn(in.Conversation.Platform, out, h.opts.Now().Sub(in.ReceivedAt))
 	}
 	return out
+}
+
+// recovered is handle, turning a panic (a bug in the pipeline or a store) into a logged stack and
+// an internal_error reply, so one broken question neither ends the server nor goes unanswered.
+// The queue's worker is given back by handle's deferred release while the panic unwinds.
+func (h *Handler) recovered(ctx context.Context, in Incoming, onDelta func(string)) (out Outgoing) {
+	defer func() {
+		if p := recover(); p != nil {
+			LogPanic(ctx, h.logger, "panic while answering", p, slog.String("platform", in.Conversation.Platform),
+				slog.String("channel_id", in.Conversation.Channel), slog.String("user_id", in.UserID))
+			lang := rag.AnswerLang(in.Text)
+			out = Outgoing{Text: ReasonText(lang, ReasonInternalError), Lang: lang, Reason: ReasonInternalError}
+		}
+	}()
+	return h.handle(ctx, in, onDelta)
 }
 
 func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
@@ -158,7 +173,7 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 			out.Text, out.Reason = ReasonText(out.Lang, ReasonEmptyIndex), ReasonEmptyIndex
 		}
 	}
-	rec := newAnswerRecord(in, ans, reason, out.Text, h.opts.Now().Sub(start))
+	rec := newAnswerRecord(in, ans, reason, out.Text, out.Lang, h.opts.Now().Sub(start))
 	// The reply is owed even when the caller gives up: record it with a context of its own.
 	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer scancel()

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -169,3 +170,40 @@ func TestHandleEphemeralIsNotMemory(t *testing.T) {
 		t.Fatalf("visible_to = %q, want U1", rec.VisibleTo)
 	}
 }
+
+// TestHandleRecoversFromAPanicInTheAnswerer: a panic while answering becomes a reason reply
+// (never silence, never a crashed server), the worker is given back and the stack is logged.
+func TestHandleRecoversFromAPanicInTheAnswerer(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	var logs strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))
+	boom := answerFunc(func(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
+		var hits []rag.Hit
+		_ = hits[3] // index out of range
+		return nil, nil
+	})
+	h := bot.NewHandler(boom, env.Bot, bot.HandlerOptions{Queue: bot.NewQueue(1, -1), Logger: logger})
+	out := h.Handle(context.Background(), bot.Incoming{Conversation: conv, UserID: "U1", Text: "¿cuántos días de vacaciones tengo?",
+		Scope: rag.MustScope("everyone")}, nil)
+	if out.Reason != bot.ReasonInternalError || out.Outcome() != bot.OutcomeError || out.Lang != "es" || out.Text != bot.ReasonText("es", bot.ReasonInternalError) {
+		t.Fatalf("after a panic: %+v, want the internal_error reason in Spanish", out)
+	}
+	if st := h.Queue().Stat(); st.Running != 0 {
+		t.Fatalf("the worker was not given back: %+v", st)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logs.String(), "index out of range") || !strings.Contains(logs.String(), "goroutine") {
+		t.Fatalf("the panic was not logged with its stack:\n%s", logs.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -14,6 +14,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonAccessUnknown:        "I couldn't check who can see this reply, so I didn't search. Try again in a minute.",
 		ReasonBusy:                 "I'm busy and the line is full: you would be number %d in line. Ask again in a minute.",
 		ReasonWorkspaceRateLimited: "This workspace is asking more questions than I'm set to answer per minute. Ask again in a minute.",
+		ReasonInternalError:        "Something went wrong on my side while answering; it has been logged for the admins. Try again in a minute.",
 	},
 	"es": {
 		ReasonEmptyQuestion:        "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
@@ -25,6 +26,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonAccessUnknown:        "No pude comprobar quién puede ver esta respuesta, así que no busqué. Inténtalo de nuevo en un minuto.",
 		ReasonBusy:                 "Estoy ocupado y la fila está llena: serías el número %d en la fila. Vuelve a preguntar en un minuto.",
 		ReasonWorkspaceRateLimited: "Este espacio de trabajo está haciendo más preguntas de las que estoy configurado para responder por minuto. Vuelve a preguntar en un minuto.",
+		ReasonInternalError:        "Algo falló por mi parte al responder; quedó registrado para los administradores. Inténtalo de nuevo en un minuto.",
 	},
 }
 

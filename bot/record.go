@@ -10,7 +10,7 @@ import (
 const maxTopHits = 8
 
 // newAnswerRecord builds the record of an answer given to in.
-func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, total time.Duration) *AnswerRecord {
+func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang string, total time.Duration) *AnswerRecord {
 	rec := &AnswerRecord{
 		Conversation:     in.Conversation,
 		AskerID:          in.UserID,
@@ -29,6 +29,9 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text string, t
 		CompletionTokens: ans.Usage.CompletionTokens,
 		Dropped:          ans.Dropped,
 		Cached:           ans.Cached,
+		Steps:            ans.Steps,
+		Lang:             lang,
+		ReplyRef:         in.ReplyRef,
 	}
 	if in.Ephemeral {
 		rec.VisibleTo = in.UserID

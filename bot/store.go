@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/citahq/cita/rag"
@@ -12,21 +13,29 @@ import (
 var ErrAnswerNotFound = errors.New("answer not found")
 
 // ErrNotVisible is returned when a user acts on an answer they cannot see: another
-// conversation, someone else's ephemeral reply, or (for its trace) sources they may not read.
+// conversation, someone else's ephemeral reply, a redacted answer, or (for its trace) sources
+// they may not read.
 var ErrNotVisible = errors.New("answer not visible to this user")
 
-// Store keeps conversation memory, answer records, feedback and event dedupe. bot/pgbot
-// implements it on PostgreSQL.
+// ErrWithdrawn is returned when a user acts, from its conversation, on an answer withdrawn from
+// that conversation because someone who may not read its documents can read it now
+// (RedactionAudience). It wraps ErrNotVisible.
+var ErrWithdrawn = fmt.Errorf("%w: withdrawn from its conversation", ErrNotVisible)
+
+// Store keeps conversation memory, answer records, feedback, event dedupe and the audience
+// versions (Audiences). bot/pgbot implements it on PostgreSQL.
 type Store interface {
+	Audiences
 	// SaveAnswer records an answer with the documents it used and, unless rec.VisibleTo is set
 	// (an ephemeral reply), the question and the answer as two turns of rec.Conversation, in one
 	// transaction. It returns the answer's id.
 	SaveAnswer(ctx context.Context, rec *AnswerRecord) (int64, error)
 	// RecentTurns returns up to n of the conversation's latest turns, oldest first, keeping only
-	// turns whose answer used documents that scope may read (and still may).
+	// turns whose answer used documents that scope may read (and still may) and was not
+	// withdrawn.
 	RecentTurns(ctx context.Context, conv ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error)
 	// HasTurns reports whether the bot already answered in the conversation (a follow-up there
-	// needs no mention).
+	// needs no mention), visibly to everyone there; an answer since redacted still counts.
 	HasTurns(ctx context.Context, conv ConversationKey) (bool, error)
 	// LoadTrace returns the record of answer id as viewer may see it, for "How I answered", with
 	// the access check in the query that loads it: only when viewer acts from the answer's
@@ -34,11 +43,16 @@ type Store interface {
 	// overlap the answer's scope, and viewer may read, as they were and as they are now, every
 	// document the answer used. The record's ScopeGroups are the answer's groups viewer holds
 	// (OtherGroups counts the rest), and its TopHits name only cited passages. It returns
-	// ErrAnswerNotFound, ErrNotVisible (also for an empty viewer scope), or a database error.
+	// ErrAnswerNotFound, ErrWithdrawn for an answer withdrawn from viewer's conversation,
+	// ErrNotVisible (also for an empty viewer scope and a redacted answer), or a database error.
 	LoadTrace(ctx context.Context, id int64, viewer Viewer) (*AnswerRecord, error)
+	// SetReplyRef records the platform's id of the message that shows answer id (when it is
+	// not the one given in Incoming.ReplyRef), so the answer can be withdrawn in place.
+	SetReplyRef(ctx context.Context, id int64, ref string) error
 	// RecordFeedback stores (or replaces) a user's rating of an answer. It returns
-	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation or rates
-	// someone else's ephemeral answer (checked in the statement that stores the rating).
+	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation, rates
+	// someone else's ephemeral answer, or rates a redacted answer (checked in the statement that
+	// stores the rating).
 	RecordFeedback(ctx context.Context, fb Feedback) error
 	// MarkEvent records a platform event id and reports whether this is its first delivery.
 	MarkEvent(ctx context.Context, eventID string) (bool, error)
@@ -96,7 +110,18 @@ type AnswerRecord struct {
 	// Dropped lists the chunks retrieval found but the context budget left out.
 	Dropped []int64
 	// Cached says the answer came from the answer cache: its tokens were not spent again.
-	Cached    bool
+	Cached bool
+	// Steps are an agent answer's searches and document reads, in order; nil for one search.
+	Steps []rag.AgentStep
+	// Lang is the reply's language ("en", "es"), for the notice that may withdraw it.
+	Lang string
+	// ReplyRef is the platform's id of the message showing the reply (Slack ts); "" when unknown.
+	ReplyRef string
+	// RedactedAt is when the answer was redacted, for Redaction's reason; zero while it stands.
+	// A redacted answer feeds no memory, "How I answered" or feedback.
+	RedactedAt time.Time
+	// Redaction says why it was redacted ("" while it stands).
+	Redaction RedactionReason
 	CreatedAt time.Time
 }
 
@@ -128,3 +153,19 @@ type HitRef struct {
 	FTSRank    int     `json:"fts_rank,omitempty"`
 	VectorRank int     `json:"vector_rank,omitempty"`
 }
+
+// RedactionReason says why an answer record was redacted (bot_answers.redaction_reason). Every
+// reason marks the record alike (RedactedAt) and empties its copies of document text.
+type RedactionReason string
+
+// Redaction reasons.
+const (
+	// RedactionAudience: withdrawn from its conversation, whose readers now include someone who
+	// may not read a document it used (Audiences.RedactUnreadable); its message shows a notice.
+	RedactionAudience RedactionReason = "audience_widened"
+	// RedactionDocumentDeleted: a document it used was deleted (retention, pgbot.Store.Prune).
+	RedactionDocumentDeleted RedactionReason = "document_deleted"
+	// RedactionAccessNarrowed: a document it used no longer reaches the answer's scope
+	// (retention, pgbot.Store.Prune).
+	RedactionAccessNarrowed RedactionReason = "access_narrowed"
+)

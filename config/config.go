@@ -32,6 +32,7 @@ type Config struct {
 
 	Slack   SlackConfig    `yaml:"slack"`
 	Discord DiscordConfig  `yaml:"discord"`
+	MCP     MCPConfig      `yaml:"mcp"`
 	Sources []SourceConfig `yaml:"sources"`
 	// Listen is the HTTP address of `cita serve` (health, metrics, Slack/Discord HTTP endpoints).
 	Listen string `yaml:"listen"`
@@ -59,7 +60,15 @@ type ChatConfig struct {
 	BaseURL string `yaml:"base_url"`
 	APIKey  string `yaml:"api_key"`
 	Model   string `yaml:"model"`
+	// Agent lets a model with tool calling search and read documents several times before it
+	// answers (see docs/agent.md); default off (one search, then the answer).
+	Agent bool `yaml:"agent"`
+	// MaxSteps bounds the searches and document reads of one agent answer; default 4.
+	MaxSteps int `yaml:"max_steps"`
 }
+
+// DefaultMaxSteps is chat.max_steps when unset.
+const DefaultMaxSteps = 4
 
 // RerankConfig sets up an optional cross-encoder over the best fused hits, through a /rerank
 // endpoint (Cohere, Jina or Hugging Face TEI). With no BaseURL there is no reranking.
@@ -176,6 +185,16 @@ func (c *Config) applyDefaults() {
 		c.Cache.AbstainTTL = 10 * time.Minute
 	}
 	c.Retention = c.Retention.WithDefaults()
+	if c.Chat.MaxSteps == 0 {
+		c.Chat.MaxSteps = DefaultMaxSteps
+	}
+	c.MCP = c.MCP.WithDefaults()
+	for i := range c.Sources {
+		if c.Sources[i].MaxDeleteFraction == nil {
+			f := DefaultMaxDeleteFraction
+			c.Sources[i].MaxDeleteFraction = &f
+		}
+	}
 }
 
 // Validate checks the configuration; its error names the field and what to do.
@@ -199,6 +218,12 @@ func (c *Config) Validate() error {
 	if c.Chat.BaseURL != "" && c.Chat.Model == "" {
 		errs = append(errs, errors.New("chat.model: required when chat.base_url is set (e.g. gpt-4o-mini)"))
 	}
+	if c.Chat.Agent && c.Chat.BaseURL == "" {
+		errs = append(errs, errors.New("chat.agent: needs a chat model with tool calling; set chat.base_url and chat.model, or remove chat.agent"))
+	}
+	if c.Chat.MaxSteps < 0 || c.Chat.MaxSteps > 16 {
+		errs = append(errs, fmt.Errorf("chat.max_steps: %d is out of range; use 1-16 (0 means %d)", c.Chat.MaxSteps, DefaultMaxSteps))
+	}
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
@@ -210,6 +235,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.Discord.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.MCP.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := ValidateSources(c.Sources); err != nil {

@@ -32,8 +32,9 @@ type DiscordConfig struct {
 	PublicKey string `yaml:"public_key"`
 	// Mode is "gateway" (default) or "http".
 	Mode string `yaml:"mode"`
-	// GuildIDs registers /ask in these guilds only (instant updates); empty registers it
-	// globally. DMs look the asker's roles up in these guilds.
+	// GuildIDs are the servers cita answers in (required): /ask is registered in each, every
+	// other server is refused, and a DM is answered only for a member of one of them, with
+	// their roles there.
 	GuildIDs []string `yaml:"guild_ids"`
 	// RoleGroups maps a role (its id, or its name, case-insensitive) to access groups.
 	RoleGroups map[string][]string `yaml:"role_groups"`
@@ -48,6 +49,10 @@ type DiscordConfig struct {
 	// Privileged Gateway Intents) first, or the gateway refuses the connection. Without it,
 	// `/ask` inside a thread still continues the thread's conversation.
 	MessageContent bool `yaml:"message_content"`
+	// MemberEvents asks the gateway for the privileged GUILD_MEMBERS intent (Server Members
+	// Intent in the Developer Portal; enable it there first), so a member's role change or
+	// departure reaches every replica at once instead of within a minute. Gateway mode only.
+	MemberEvents bool `yaml:"member_events"`
 	// Threads is "button" (default), "auto" or "off".
 	Threads string `yaml:"threads"`
 	// APIBaseURL replaces https://discord.com for REST calls (egress proxies, tests).
@@ -98,6 +103,9 @@ func (d DiscordConfig) Validate() error {
 		if key, err := hex.DecodeString(d.PublicKey); err != nil || len(key) != 32 {
 			errs = append(errs, errors.New("discord.public_key: required in http mode: the 64 hex characters of the application's public key"))
 		}
+		if d.MemberEvents {
+			errs = append(errs, errors.New("discord.member_events: needs the gateway (mode: gateway); in http mode no event arrives, and members are read as docs/discord.md says"))
+		}
 	default:
 		errs = append(errs, fmt.Errorf("discord.mode: %q is not known; use gateway or http", d.Mode))
 	}
@@ -105,6 +113,9 @@ func (d DiscordConfig) Validate() error {
 	case DiscordThreadsButton, DiscordThreadsAuto, DiscordThreadsOff:
 	default:
 		errs = append(errs, fmt.Errorf("discord.threads: %q is not known; use button, auto or off", d.Threads))
+	}
+	if len(d.GuildIDs) == 0 {
+		errs = append(errs, errors.New("discord.guild_ids: list the servers cita answers in (enable Developer Mode, then Copy Server ID); cita refuses every other server, and DMs from people in none of them"))
 	}
 	for _, id := range d.GuildIDs {
 		if !isSnowflake(id) {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SlackConfig configures the Slack adapter (see docs/slack.md). Secrets may be written as
@@ -32,8 +35,13 @@ type SlackConfig struct {
 	Emails        map[string][]string `yaml:"emails"`      // e-mail address -> groups
 	Domains       map[string][]string `yaml:"domains"`     // e-mail domain -> groups
 	DefaultGroups []string            `yaml:"default_groups"`
-	// ScopeCacheTTL bounds how long a channel's member groups are cached; default 10m
-	// (membership events refresh it sooner).
+	// ChannelGroups pins channels to groups, by channel id (C…, G…) or "#name" (looked up when
+	// cita starts): a reply there uses at most these groups, and never more than every reader
+	// of the channel may read.
+	ChannelGroups map[string][]string `yaml:"channel_groups"`
+	// ScopeCacheTTL bounds how long the workspace's people and user groups are reused when no
+	// change was recorded (a lost user or user-group event); default 10m. Change events seen by
+	// any replica refresh every replica at its next question; channel members are never cached.
 	ScopeCacheTTL time.Duration `yaml:"scope_cache_ttl"`
 
 	RateLimit SlackRateLimit `yaml:"rate_limit"`
@@ -124,5 +132,26 @@ func (s SlackConfig) Validate() error {
 	if err := checkGroups("slack.default_groups", s.DefaultGroups); err != nil {
 		errs = append(errs, err)
 	}
+	for key, groups := range s.ChannelGroups {
+		if !validChannelKey(key) {
+			errs = append(errs, fmt.Errorf("slack.channel_groups[%q]: use a channel id (C0123ABCD) or a name with # (\"#people-ops\")", key))
+		}
+		if len(groups) == 0 || slices.ContainsFunc(groups, func(g string) bool { return strings.TrimSpace(g) == "" }) {
+			errs = append(errs, fmt.Errorf("slack.channel_groups[%q]: list at least one group, none blank", key))
+		} else if err := checkGroups(fmt.Sprintf("slack.channel_groups[%q]", key), groups); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// slackChannelID matches a public or private channel id.
+var slackChannelID = regexp.MustCompile(`^[CG][A-Z0-9]{2,}$`)
+
+// validChannelKey reports whether key is a channel id or "#name" (no spaces, at most 80 runes).
+func validChannelKey(key string) bool {
+	if name, ok := strings.CutPrefix(key, "#"); ok {
+		return name != "" && utf8.RuneCountInString(name) <= 80 && !strings.ContainsAny(name, " \t#,")
+	}
+	return slackChannelID.MatchString(key)
 }

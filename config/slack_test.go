@@ -21,6 +21,11 @@ func TestSlackConfigValidate(t *testing.T) {
 		{"api url without slash", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", APIURL: "https://slack-gov.com/api"}, []string{`must end with "/"`}},
 		{"bad mode and path", SlackConfig{BotToken: "xoxb-1", Mode: "webhook", Path: "slack"}, []string{"slack.mode", "slack.path"}},
 		{"empty mapping", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", Domains: map[string][]string{"example.com": nil}}, []string{`slack.domains["example.com"]`}},
+		{"pinned channels", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", ChannelGroups: map[string][]string{"C0PEOPLE": {"hr"}, "#people-ops": {"hr"}, "G0LEGACY1": {"eng"}}}, nil},
+		{"pinned channel without groups", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", ChannelGroups: map[string][]string{"#people-ops": {}}}, []string{`slack.channel_groups["#people-ops"]: list at least one group`}},
+		{"pinned channel with a blank group", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", ChannelGroups: map[string][]string{"C0PEOPLE": {" "}}}, []string{`slack.channel_groups["C0PEOPLE"]`}},
+		{"pinned channel by a bare name", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", ChannelGroups: map[string][]string{"people-ops": {"hr"}}}, []string{`slack.channel_groups["people-ops"]: use a channel id`}},
+		{"pinned DM", SlackConfig{BotToken: "xoxb-1", AppToken: "xapp-1", ChannelGroups: map[string][]string{"D0123": {"hr"}, "#": {"hr"}}}, []string{`slack.channel_groups["D0123"]`, `slack.channel_groups["#"]`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

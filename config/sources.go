@@ -22,9 +22,14 @@ type SourceConfig struct {
 	// sets the zone; the default is the server's local time.
 	Schedule string `yaml:"schedule"`
 	TimeZone string `yaml:"time_zone"`
-	// Access maps paths (folder) or keys (s3, relative to the first matching prefix) to groups.
-	// Google Drive takes its groups from each file's permissions instead.
+	// Access maps paths (folder) or object keys (s3) to groups. Google Drive takes its groups
+	// from each file's permissions instead.
 	Access AccessRules `yaml:"access"`
+	// MaxDeleteFraction is the share of the source's documents one pass may delete (default
+	// 0.2, from 0 to 1). A pass that would delete more, beyond 3 documents, or all of the
+	// source's documents whatever their number, deletes nothing and asks for
+	// `cita sync --source NAME --allow-mass-delete` (see docs/sync.md).
+	MaxDeleteFraction *float64 `yaml:"max_delete_fraction"`
 
 	Folder FolderSource `yaml:"folder"`
 	GDrive GDriveSource `yaml:"gdrive"`
@@ -83,7 +88,14 @@ type S3Source struct {
 	Insecure        bool     `yaml:"insecure"`          // plain HTTP
 	// URLBase, when set, makes citations link to URLBase + the object key.
 	URLBase string `yaml:"url_base"`
+	// Sidecars enables `.cita-access.yaml` objects: one under a key prefix ("hr/") gives the
+	// groups of the keys below it, as in a folder.
+	Sidecars bool `yaml:"sidecars"`
 }
+
+// DefaultMaxDeleteFraction is max_delete_fraction when a source does not set it (the indexer
+// holds the same default for callers that build sources without a configuration).
+const DefaultMaxDeleteFraction = 0.2
 
 var sourceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
@@ -144,6 +156,9 @@ func ValidateSources(sources []SourceConfig) error {
 		}
 		if err := s.Access.Compile(); err != nil {
 			bad("access", "%v", err)
+		}
+		if f := s.MaxDeleteFraction; f != nil && !(*f >= 0 && *f <= 1) { // NaN fails both
+			bad("max_delete_fraction", "%v is out of range; give a fraction from 0 to 1 (default %g: a pass may delete a fifth of the source)", *f, DefaultMaxDeleteFraction)
 		}
 		switch s.Type {
 		case "folder":

@@ -46,6 +46,19 @@ type Answer struct {
 	Cached          bool
 	// Dropped lists chunk ids that retrieval returned but the context budget left out.
 	Dropped []int64
+	// Steps are the searches and document reads of an agent answer; nil for a single search.
+	Steps []AgentStep
+	// AgentFallback says why an agent pipeline answered with a single search instead
+	// ("tools_unsupported", "no_tool_calls"); empty otherwise.
+	AgentFallback string
+	// Expect is what kind of answer the question asks for; Quotes say why the offline composer
+	// quoted what it quoted (empty for a chat model's answer).
+	Expect Expect
+	Quotes []QuoteChoice
+	// Missing are the question's words that none of the sources holds, and MissingShare their
+	// weighted share of the question.
+	Missing      []string
+	MissingShare float64
 }
 
 // Composer writes an answer's text from numbered sources: the extractive composer offline, a
@@ -59,10 +72,29 @@ type ComposeRequest struct {
 	Question string // the standalone query
 	Lang     string // answer language
 	Sources  []Source
+	// Translation is the question in the other language (cross-lingual retrieval's, "" when
+	// none) and TranslationLang its language: quotes in that language are matched with it.
+	Translation     string
+	TranslationLang string
 }
 
 // Composition is a composer's output; Text cites sources as [n].
 type Composition struct {
 	Text  string
 	Usage Usage
+	// Expect and Quotes explain an extractive answer (see Answer).
+	Expect Expect
+	Quotes []QuoteChoice
+}
+
+// QuoteChoice says why the offline composer quoted a unit: its shape, its score, the question
+// words it holds and whether it holds the kind of answer asked for.
+type QuoteChoice struct {
+	ChunkID    int64    `json:"chunk_id"` // the quoted source's chunk
+	N          int      `json:"n"`        // the source's number in the answer
+	Kind       string   `json:"kind"`
+	Score      float64  `json:"score"`
+	Matched    []string `json:"matched"`
+	AnswerKind string   `json:"answer_kind"`
+	Text       string   `json:"text"`
 }

@@ -36,8 +36,8 @@ func approxTokens(s string) int { return len(strings.Fields(s))*4/3 + 1 }
 var citationRef = regexp.MustCompile(`\[(\d{1,3})\]`)
 
 // VerifyCitations removes [n] markers that point to no source, renumbers the cited sources 1..k
-// in order of their original (strength) number, and returns the new text, the cited sources and
-// the invalid numbers it removed.
+// in the order the text first cites them (the direct answer's source is [1]), and returns the new
+// text, the cited sources and the invalid numbers it removed.
 func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 	byN := map[int]Source{}
 	for _, s := range sources {
@@ -54,7 +54,6 @@ func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 			invalid = append(invalid, n)
 		}
 	}
-	slices.Sort(citedNs)
 	renumber := map[int]int{}
 	cited := make([]Source, 0, len(citedNs))
 	for i, n := range citedNs {
@@ -72,43 +71,4 @@ func VerifyCitations(text string, sources []Source) (string, []Source, []int) {
 	})
 	out = strings.ReplaceAll(out, " .", ".")
 	return strings.TrimSpace(out), cited, invalid
-}
-
-// Evidence scores how well the top hits cover the query: the share of the query's content stems
-// (weighted by length, a rarity proxy, and codes and numbers four times more) found in the best
-// of the top three hits. 0 means nothing
-// of the question appears, 1 means all of it does.
-func Evidence(query string, hits []Hit) float64 {
-	q := ContentTokens(query)
-	if len(q) == 0 || len(hits) == 0 {
-		return 0
-	}
-	best := 0.0
-	for i, h := range hits {
-		if i == 3 {
-			break
-		}
-		have := stemSet(ContentTokens(h.Text()))
-		var got, total float64
-		seen := map[string]bool{}
-		for _, t := range q {
-			st := TokenStem(t)
-			if seen[st] {
-				continue
-			}
-			seen[st] = true
-			w := 1 + float64(min(len(t), 12))/4
-			if HasIdentifier(t) {
-				w *= 4 // a code or number the sources lack is a strong sign they do not answer
-			}
-			total += w
-			if have[st] {
-				got += w
-			}
-		}
-		if total > 0 && got/total > best {
-			best = got / total
-		}
-	}
-	return best
 }

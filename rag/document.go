@@ -29,9 +29,12 @@ type DocumentState struct {
 	ExternalID  string
 	ContentHash string
 	Fingerprint string
-	Groups      []string
+	Groups      []string // empty while the document is withheld
 	Version     int64
 	UpdatedAt   time.Time
+	// AccessError is why the document is withheld (its access could not be resolved, so it is
+	// readable by nobody); empty when its groups are known.
+	AccessError string
 }
 
 // Chunk is one retrievable piece of a document.

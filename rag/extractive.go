@@ -3,154 +3,189 @@ package rag
 import (
 	"context"
 	"fmt"
-	"math"
-	"sort"
 	"strings"
 	"unicode"
 )
 
-// Extractive composes answers offline: the sentences of the top sources that best match the
-// question, each followed by its [n]. It never invents text.
+// Extractive composes answers offline. It finds what the question asks for (a number, a date, a
+// person, a tool, steps, a rule: see DetectExpect) and quotes the unit of the sources that holds
+// it (a sentence, a list item, a lead sentence with its list, a table row with its headers)
+// first, as the direct answer; closely related units follow. It never invents text: every line
+// is a quote followed by its [n]; the frame sentences are in the question's language.
 type Extractive struct {
-	MaxSentences  int // default 3
-	PerSourceMax  int // default 2
-	MinTokenMatch int // a sentence must share at least this many query stems; default 1
+	MaxSentences int // lines quoted at most (a lead with its list counts once); default 3
+	PerSourceMax int // lines from one source at most; default 2
 }
 
-type scoredSentence struct {
-	text   string
-	source int // index into sources
-	order  int // position within the source
-	score  float64
-}
+// ExtractiveVersion names the extractive composer's behaviour for the answer cache: bump it when a
+// change makes the same sources give another answer, so cached answers of the old composer are
+// not served.
+const ExtractiveVersion = "2026-12-01"
 
-// Compose implements Composer. It returns an empty text when no sentence matches the question.
+// relatedShare is how close to the direct answer's score another unit must be to be quoted too.
+const relatedShare = 0.55
+
+// Compose implements Composer. It returns an empty text when no unit matches the question.
 func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(string)) (*Composition, error) {
-	maxS, perSource, minMatch := e.MaxSentences, e.PerSourceMax, e.MinTokenMatch
-	if maxS <= 0 {
-		maxS = 3
+	maxLines, perSource := e.MaxSentences, e.PerSourceMax
+	if maxLines <= 0 {
+		maxLines = 3
 	}
 	if perSource <= 0 {
 		perSource = 2
 	}
-	if minMatch <= 0 {
-		minMatch = 1
-	}
-	query := stemSet(ContentTokens(req.Question))
-	wantsNumber := asksForQuantity(req.Question)
-	var cands []scoredSentence
-	for si, src := range req.Sources {
-		for oi, sent := range answerUnits(src.Content) {
-			toks := ContentTokens(sent)
-			if len(toks) < 3 {
-				continue
-			}
-			matched := 0
-			weight := 0.0
-			seen := map[string]bool{}
-			for _, t := range toks {
-				st := TokenStem(t)
-				if query[st] && !seen[st] {
-					seen[st] = true
-					matched++
-					weight += 1 + math.Min(float64(len(t)), 12)/6 // longer words are rarer
-				}
-			}
-			if matched < minMatch {
-				continue
-			}
-			score := weight / math.Sqrt(float64(len(toks))+4) / (1 + 0.25*float64(si))
-			if wantsNumber && strings.ContainsAny(sent, "0123456789") {
-				score *= 1.6 // "how many days?" is answered by the line that has the number
-			}
-			cands = append(cands, scoredSentence{text: sent, source: si, order: oi, score: score})
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
-	var picked []scoredSentence
-	count := map[int]int{}
-	for _, c := range cands {
-		if len(picked) == maxS {
-			break
-		}
-		if count[c.source] == perSource {
-			continue
-		}
-		count[c.source]++
-		picked = append(picked, c)
-	}
+	expect := DetectExpect(req.Question)
+	units := scoreUnits(expect, questionVariants(req), req.Sources)
+	picked := pickUnits(units, expect, maxLines, perSource)
 	if len(picked) == 0 {
 		return &Composition{}, nil
 	}
-	// Read the newest source first (when sources disagree the newest wins), then in source
-	// order and document order, so the answer flows.
-	sort.SliceStable(picked, func(i, j int) bool {
-		si, sj := req.Sources[picked[i].source], req.Sources[picked[j].source]
-		if picked[i].source != picked[j].source {
-			if sameDocumentFamily(si.Title, sj.Title) && !si.UpdatedAt.Equal(sj.UpdatedAt) {
-				return si.UpdatedAt.After(sj.UpdatedAt)
-			}
-			return picked[i].source < picked[j].source
-		}
-		return picked[i].order < picked[j].order
-	})
-	var b strings.Builder
-	b.WriteString(phrasesFor(req.Lang).Intro)
-	for _, p := range picked {
-		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSpace(p.text), req.Sources[p.source].N)
-	}
-	if older, newer, ok := versionConflict(req.Sources, picked); ok {
-		b.WriteString("\n" + fmt.Sprintf(phrasesFor(req.Lang).NewerSource, older.N, newer.N, newer.N))
-	}
-	text := b.String()
+	text := renderExtractive(req, picked)
 	if onDelta != nil {
 		onDelta(text)
 	}
-	return &Composition{Text: text, Usage: Usage{Model: "extractive"}}, nil
-}
-
-func stemSet(toks []string) map[string]bool {
-	m := make(map[string]bool, len(toks))
-	for _, t := range toks {
-		m[TokenStem(t)] = true
+	comp := &Composition{Text: text, Usage: Usage{Model: "extractive"}, Expect: expect}
+	for _, p := range picked {
+		comp.Quotes = append(comp.Quotes, QuoteChoice{
+			ChunkID: req.Sources[p.source].ChunkID, N: req.Sources[p.source].N, Kind: p.kind.String(), Score: p.score, Matched: p.matched,
+			AnswerKind: kindNote(expect, p), Text: p.text,
+		})
 	}
-	return m
+	return comp, nil
 }
 
-// Sentences splits text into sentences and lines: table rows and list items stay whole.
-func Sentences(text string) []string {
-	var out []string
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.Trim(line, "|-: ") == "" {
+// pickUnits takes the best unit as the direct answer, then units scoring at least relatedShare
+// of it, skipping repeats and the items of a lead already quoted.
+func pickUnits(units []scoredUnit, expect Expect, maxLines, perSource int) []scoredUnit {
+	if len(units) == 0 || units[0].score <= 0 {
+		return nil
+	}
+	best := units[0]
+	var picked []scoredUnit
+	count := map[int]int{}
+	quoted := map[string]bool{}
+	for _, u := range units {
+		if len(picked) == maxLines || u.score < relatedShare*best.score {
+			break
+		}
+		if u.score <= 0 || quoted[u.text] || count[u.source] == perSource {
 			continue
 		}
-		// A Markdown table's header row says nothing on its own: skip it (its rows follow).
-		if strings.HasPrefix(line, "|") && i+1 < len(lines) && strings.Trim(strings.TrimSpace(lines[i+1]), "|-: ") == "" && strings.Contains(lines[i+1], "-") {
-			continue
-		}
-		start := 0
-		runes := []rune(line)
-		for i := 0; i < len(runes); i++ {
-			r := runes[i]
-			if (r == '.' || r == '?' || r == '!') && i+1 < len(runes) && unicode.IsSpace(runes[i+1]) &&
-				i+2 < len(runes) && (unicode.IsUpper(runes[i+2]) || runes[i+2] == '¿' || runes[i+2] == '¡') {
-				out = append(out, strings.TrimSpace(string(runes[start:i+1])))
-				start = i + 1
+		// A procedure's step is quoted with the lead sentence and the rest of its list.
+		if expect.Kind == ExpectProcedure && u.kind == unitItem && u.lead > 0 {
+			if lead, ok := leadOf(units, u); ok && !quoted[lead.text] {
+				lead.score = u.score
+				u = lead
 			}
 		}
-		if s := strings.TrimSpace(string(runes[start:])); s != "" {
-			out = append(out, s)
+		if quoted[u.text] {
+			continue
 		}
+		quoted[u.text] = true
+		for _, it := range u.items {
+			quoted[it.text] = true
+		}
+		count[u.source]++
+		picked = append(picked, u)
 	}
-	return out
+	return picked
 }
 
-// versionConflict finds two cited sources that are versions of one document (titles equal but
+// leadOf finds the lead unit (with its items) that item u belongs to.
+func leadOf(units []scoredUnit, u scoredUnit) (scoredUnit, bool) {
+	for _, c := range units {
+		if c.source == u.source && c.kind == unitLead && c.order+1 == u.lead && len(c.items) <= maxLeadItems {
+			return c, true
+		}
+	}
+	return scoredUnit{}, false
+}
+
+// renderExtractive writes the direct answer first, then the related quotes under a frame
+// sentence, then notes: sources that disagree, and sources in another language than the question.
+func renderExtractive(req ComposeRequest, picked []scoredUnit) string {
+	ph := phrasesFor(req.Lang)
+	var b strings.Builder
+	writeUnit := func(u scoredUnit, bullet bool) {
+		n := req.Sources[u.source].N
+		if u.implicit {
+			u.text = sectionLabel(req.Sources[u.source]) + ":"
+		}
+		prefix := ""
+		if bullet {
+			prefix = "- "
+		}
+		if len(u.items) > 0 {
+			fmt.Fprintf(&b, "%s%s [%d]", prefix, u.text, n)
+			base := ""
+			if bullet {
+				base = "  "
+			}
+			for _, it := range u.items {
+				b.WriteString("\n" + base + strings.Repeat("  ", it.depth) + "- " + it.text)
+			}
+			return
+		}
+		fmt.Fprintf(&b, "%s%s [%d]", prefix, u.text, n)
+	}
+	writeUnit(picked[0], false)
+	if len(picked) > 1 {
+		b.WriteString("\n\n" + ph.Related)
+		for _, u := range picked[1:] {
+			b.WriteString("\n")
+			writeUnit(u, true)
+		}
+	}
+	if older, newer, ok := versionConflict(req.Sources, picked); ok {
+		b.WriteString("\n\n" + fmt.Sprintf(ph.NewerSource, older.N, newer.N, newer.N))
+	}
+	if other := quotedLanguage(req, picked); other != "" {
+		b.WriteString("\n\n" + fmt.Sprintf(ph.QuotedIn, ph.LangName[other]))
+	}
+	return b.String()
+}
+
+// sectionLabel names the section a bare list sits in: its section path, else the title.
+func sectionLabel(s Source) string {
+	if s.Section != "" {
+		return s.Section
+	}
+	return s.Title
+}
+
+// quotedLanguage returns the language the quotes are in when it differs from the question's.
+func quotedLanguage(req ComposeRequest, picked []scoredUnit) string {
+	for _, p := range picked {
+		l := req.Sources[p.source].Lang
+		if (l == "es" || l == "en") && l != req.Lang {
+			return l
+		}
+	}
+	return ""
+}
+
+// kindNote says, for --explain, whether a quote holds the kind of answer asked for.
+func kindNote(e Expect, u scoredUnit) string {
+	if e.Kind == ExpectFact {
+		return "any"
+	}
+	what := string(e.Kind)
+	if e.Unit != "" {
+		what += " (" + e.Unit + ")"
+	}
+	switch {
+	case u.kindOK && u.unitOK:
+		return what + ": holds it, with the unit"
+	case u.kindOK:
+		return what + ": holds it"
+	}
+	return what + ": missing"
+}
+
+// versionConflict finds two quoted sources that are versions of one document (titles equal but
 // for years and numbers) with different update dates: the offline composer cannot judge whether
 // they disagree, so it says which one is newer.
-func versionConflict(sources []Source, picked []scoredSentence) (older, newer Source, ok bool) {
+func versionConflict(sources []Source, picked []scoredUnit) (older, newer Source, ok bool) {
 	cited := map[int]bool{}
 	for _, p := range picked {
 		cited[p.source] = true
@@ -192,78 +227,4 @@ func sameDocumentFamily(a, b string) bool {
 	}
 	union := len(wa) + len(wb) - inter
 	return float64(inter)/float64(union) >= 0.6
-}
-
-// asksForQuantity reports whether a question asks for a number, an amount or a date.
-func asksForQuantity(q string) bool {
-	q = strings.ToLower(q)
-	for _, cue := range []string{"how many", "how much", "how long", "when ", "what is the price", "what's the price",
-		"cuánt", "cuant", "cuándo", "cuando", "precio", "price", "rate", "tarifa", "salario", "salary"} {
-		if strings.Contains(q, cue) {
-			return true
-		}
-	}
-	return false
-}
-
-// answerUnits splits a chunk into the pieces an extractive answer may quote: sentences, list
-// items, and table rows rewritten as "header: value; header: value" so that a row quoted alone
-// still says what its numbers are ("Oficina: Medellín; Días por año de servicio: 15 días
-// hábiles").
-func answerUnits(text string) []string {
-	var out []string
-	var header []string
-	lines := strings.Split(text, "\n")
-	var prose []string
-	flush := func() {
-		if len(prose) > 0 {
-			out = append(out, Sentences(strings.Join(prose, "\n"))...)
-			prose = prose[:0]
-		}
-	}
-	for i, raw := range lines {
-		line := strings.TrimSpace(raw)
-		isRow := strings.HasPrefix(line, "|") && strings.HasSuffix(line, "|")
-		if !isRow {
-			header = nil
-			prose = append(prose, raw)
-			continue
-		}
-		flush()
-		cells := tableCells(line)
-		if strings.Trim(line, "|-: ") == "" {
-			continue // the separator row
-		}
-		if i+1 < len(lines) && isSeparator(lines[i+1]) {
-			header = cells
-			continue
-		}
-		if len(header) != len(cells) {
-			out = append(out, strings.Join(cells, "; "))
-			continue
-		}
-		parts := make([]string, 0, len(cells))
-		for j, c := range cells {
-			if c != "" {
-				parts = append(parts, header[j]+": "+c)
-			}
-		}
-		out = append(out, strings.Join(parts, "; "))
-	}
-	flush()
-	return out
-}
-
-func tableCells(line string) []string {
-	inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
-	cells := strings.Split(inner, "|")
-	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
-	}
-	return cells
-}
-
-func isSeparator(line string) bool {
-	line = strings.TrimSpace(line)
-	return strings.HasPrefix(line, "|") && strings.Contains(line, "-") && strings.Trim(line, "|-: ") == ""
 }

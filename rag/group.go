@@ -15,7 +15,7 @@ var ErrInvalidGroup = errors.New("invalid access group name")
 const MaxGroupLen = 256
 
 // GroupAlphabet describes the names ValidateGroup accepts, for error messages and docs. The
-// database checks the same rule (migration 0010, cita_valid_groups).
+// database checks the same rule (migration 0014, cita_valid_groups).
 const GroupAlphabet = "1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (lower-cased; e.g. hr, alice@example.com, domain:example.com)"
 
 // ValidateGroup returns nil when name, lower-cased and trimmed as Scope does, is a valid access

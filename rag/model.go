@@ -1,11 +1,18 @@
 package rag
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // ChatMessage is one message of a chat completion request.
 type ChatMessage struct {
-	Role    string // "system", "user" or "assistant"
+	Role    string // "system", "user", "assistant" or "tool"
 	Content string
+	// ToolCalls are the calls an assistant message asked for (agent mode).
+	ToolCalls []ToolCall
+	// ToolCallID names the call a "tool" message answers.
+	ToolCallID string
 }
 
 // ChatRequest is a chat completion request; Model empty means the client's configured model.
@@ -13,6 +20,18 @@ type ChatRequest struct {
 	Messages    []ChatMessage
 	MaxTokens   int
 	Temperature float32
+	// Tools the model may call; none means a plain completion. A request with tools is never
+	// streamed.
+	Tools []ToolSpec
+	// JSONSchema, when set, asks for a reply that is one JSON object matching it (structured
+	// output). A server may ignore it and reply with text: callers parse the reply defensively.
+	JSONSchema *JSONSchema
+}
+
+// JSONSchema names a JSON Schema for structured output.
+type JSONSchema struct {
+	Name   string // letters, digits, _ and -
+	Schema json.RawMessage
 }
 
 // ChatResponse is a finished completion with its token accounting.
@@ -21,6 +40,8 @@ type ChatResponse struct {
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	// ToolCalls are the calls the model asked for instead of (or with) text.
+	ToolCalls []ToolCall
 }
 
 // ChatModel generates text. When onDelta is non-nil the implementation streams and calls it with

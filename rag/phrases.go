@@ -6,22 +6,28 @@ import "fmt"
 type phrases struct {
 	NotFound    string
 	AskOwner    string // %s = owner
-	Intro       string
+	Related     string // heads the quotes after the direct answer
 	NewerSource string // %d newer, %d older source
+	QuotedIn    string // %s = the language the quotes are in
+	LangName    map[string]string
 }
 
 var phrasebook = map[string]phrases{
 	"en": {
 		NotFound:    "I couldn't find this in our documentation.",
 		AskOwner:    "You could ask %s.",
-		Intro:       "Here is what our documentation says:",
+		Related:     "Also in our documentation:",
 		NewerSource: "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
+		QuotedIn:    "(Quoted as written, in %s.)",
+		LangName:    map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
 		NotFound:    "No encontré esto en nuestra documentación.",
 		AskOwner:    "Puedes preguntar a %s.",
-		Intro:       "Esto es lo que dice nuestra documentación:",
+		Related:     "También en nuestra documentación:",
 		NewerSource: "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
+		QuotedIn:    "(Cito el texto original, en %s.)",
+		LangName:    map[string]string{"es": "español", "en": "inglés"},
 	},
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/citahq/cita/rag/lang"
@@ -14,6 +13,22 @@ import (
 type Turn struct {
 	Role string // "user" or "assistant"
 	Text string
+	// Abstained marks an assistant turn that said the documentation does not cover the
+	// question (or gave a reason instead of an answer): its words (a referral's name, "not
+	// found") are not what the conversation is about, so rewriters skip it.
+	Abstained bool
+}
+
+// Informative returns the turns a follow-up rewriter may draw from: all but abstentions.
+func Informative(history []Turn) []Turn {
+	out := make([]Turn, 0, len(history))
+	for _, t := range history {
+		if t.Role == "assistant" && t.Abstained {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // Question is one turn to answer: the latest message, the thread's earlier turns and the scope
@@ -27,6 +42,20 @@ type Question struct {
 // Rewriter turns a follow-up into a standalone query using the earlier turns.
 type Rewriter interface {
 	Rewrite(ctx context.Context, question string, history []Turn) (string, error)
+}
+
+// Rewritten is a standalone query and, when the rewriter wrote it too, the same query in the
+// other language (Spanish or English).
+type Rewritten struct {
+	Query       string
+	Translation string
+}
+
+// TranslatingRewriter is a Rewriter that can also write the standalone query in the other
+// language in the same step (the model rewriter does, in one call). The pipeline searches both
+// under the same scope.
+type TranslatingRewriter interface {
+	RewriteTranslated(ctx context.Context, question string, history []Turn) (Rewritten, error)
 }
 
 // PipelineOptions tunes retrieval, context assembly and abstention.
@@ -45,6 +74,10 @@ type PipelineOptions struct {
 	Reranker      Reranker
 	RerankTopN    int           // hits retrieved and reranked; default DefaultRerankTopN
 	RerankTimeout time.Duration // default DefaultRerankTimeout
+	// Agent, when set, answers by letting the model search and read documents several times
+	// (agent mode); when it falls back (see ErrAgentFallback) the question gets the single
+	// search below. nil means single-shot.
+	Agent Agent
 	// Logger receives cache and rerank failures; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -104,14 +137,15 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		return nil, ErrNoScope
 	}
 	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
-	if p.rewriter != nil && len(q.History) > 0 {
+	var translation string
+	if history := Informative(q.History); p.rewriter != nil && len(history) > 0 {
 		start := time.Now()
-		rewritten, err := p.rewriter.Rewrite(ctx, q.Text, q.History)
+		rw, err := p.rewrite(ctx, q.Text, history)
 		ans.Timings["rewrite"] = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("rewrite follow-up: %w", err)
 		}
-		ans.StandaloneQuery = rewritten
+		ans.StandaloneQuery, translation = rw.Query, rw.Translation
 	}
 	// Everything after the rewrite depends only on the standalone query, the scope and the
 	// language, so a follow-up is cached under its standalone query.
@@ -119,22 +153,38 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
 		return hit, nil
 	}
-	if err := p.answerFresh(ctx, q.Scope, ans, onDelta); err != nil {
+	if err := p.answerFresh(ctx, q.Scope, ans, translation, onDelta); err != nil {
 		return nil, err
 	}
 	p.cacheStore(ctx, key, ans)
 	return ans, nil
 }
 
+// rewrite runs the rewriter, asking a TranslatingRewriter for the translation too.
+func (p *Pipeline) rewrite(ctx context.Context, question string, history []Turn) (Rewritten, error) {
+	if tr, ok := p.rewriter.(TranslatingRewriter); ok {
+		return tr.RewriteTranslated(ctx, question, history)
+	}
+	q, err := p.rewriter.Rewrite(ctx, question, history)
+	return Rewritten{Query: q}, err
+}
+
 // answerFresh searches, guards, composes and verifies ans.StandaloneQuery under scope, filling
-// in ans. An abstention is a filled-in ans, not an error.
-func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) error {
+// in ans; translation, when the rewriter wrote one, is searched too. An abstention is a
+// filled-in ans, not an error.
+func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, translation string, onDelta func(string)) error {
+	if p.opts.Agent != nil {
+		done, err := p.answerAgent(ctx, scope, ans, onDelta)
+		if done || err != nil {
+			return err
+		}
+	}
 	limit := p.opts.Retrieve
 	if p.opts.Reranker != nil {
 		limit = max(limit, p.opts.RerankTopN)
 	}
 	start := time.Now()
-	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Scope: scope, Limit: limit})
+	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Translation: translation, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -145,20 +195,26 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		abstain(ans, "no_results", "", onDelta)
 		return nil
 	}
-	ans.Evidence = Evidence(ans.StandaloneQuery, res.Hits)
+	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
+	ans.Dropped = dropped
+	// A question answered by passages in the other language is judged, and quoted, by its
+	// translation too.
+	req := ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
+		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang}
+	ans.Expect = DetectExpect(ans.StandaloneQuery)
+	support := Support(req)
+	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	if ans.Evidence < p.opts.MinEvidence {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
 	}
-	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
-	ans.Dropped = dropped
 	start = time.Now()
-	comp, err := p.composer.Compose(ctx, ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources}, onDelta)
+	comp, err := p.composer.Compose(ctx, req, onDelta)
 	ans.Timings["generate"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("compose answer: %w", err)
 	}
-	ans.Usage = comp.Usage
+	ans.Usage, ans.Quotes = comp.Usage, comp.Quotes
 	text, cited, invalid := VerifyCitations(comp.Text, sources)
 	if len(invalid) > 0 {
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
@@ -168,6 +224,13 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, on
 		return nil
 	}
 	ans.Text, ans.Sources = text, cited
+	for i, q := range ans.Quotes {
+		for _, s := range cited {
+			if s.ChunkID == q.ChunkID {
+				ans.Quotes[i].N = s.N
+			}
+		}
+	}
 	return nil
 }
 
@@ -183,11 +246,15 @@ func abstain(ans *Answer, reason, owner string, onDelta func(string)) *Answer {
 }
 
 // AnswerLang is the language to answer a question in: Spanish or English, English when unsure.
+// A short question is judged by the words it leans on ("and in Bogotá?" is English).
 func AnswerLang(question string) string {
-	if lang.Detect(question) == "es" {
+	switch lang.Detect(question) {
+	case lang.Spanish:
 		return "es"
+	case lang.English:
+		return "en"
 	}
-	if strings.ContainsAny(question, "¿¡ñÑáéíóú") {
+	if lang.Lean(question) == lang.Spanish {
 		return "es"
 	}
 	return "en"

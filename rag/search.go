@@ -20,6 +20,10 @@ type SearchRequest struct {
 	Limit int // fused results wanted; 0 means the searcher's default
 	// Arms restricts the search to some arms (evaluation compares them); nil means all.
 	Arms []Arm
+	// Translation is Query in the other language (Spanish or English) when the caller already
+	// has it, e.g. from the model rewriter; empty means the searcher translates Query itself when
+	// it has a Translator.
+	Translation string
 }
 
 // Hit is one retrieved chunk with its document's fields and its rank in each arm.
@@ -56,8 +60,13 @@ type SearchResult struct {
 type SearchTrace struct {
 	Arms    map[Arm][]ArmHit
 	Weights map[Arm]float64
-	Terms   []string // the full-text arm's query terms after stemming (and fuzzy expansion)
+	Terms   []string // the full-text arm's query terms after stemming (and fuzzy expansion); "→" marks a translated term
 	Timings map[string]time.Duration
+	// Translated is the query in the other language that was searched too ("" when none was:
+	// no translator, or it failed), and TranslatedLang its language ("es" or "en"). The
+	// relevance guard and the composer compare it with passages in that language.
+	Translated     string
+	TranslatedLang string
 }
 
 // ArmHit is one chunk as ranked by one arm.

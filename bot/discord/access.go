@@ -1,26 +1,23 @@
 package discord
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 )
 
-// accessMap turns Discord members into cita scopes, as configured: role_groups keyed by role id
-// or role name, default_groups for every member, and channel_groups overrides.
+// accessMap turns Discord members into cita scopes, as configured: groups keyed by role id or
+// role name, default groups for every member, and per-channel groups.
 type accessMap struct {
 	roles         *bot.AccessMap
 	channelGroups map[string][]string
 }
 
-func newAccessMap(cfg config.DiscordConfig) accessMap {
-	return accessMap{
-		roles:         bot.NewAccessMap(nil, cfg.RoleGroups, nil, nil, cfg.DefaultGroups),
-		channelGroups: cfg.ChannelGroups,
-	}
+func newAccessMap(opts Options) accessMap {
+	return accessMap{roles: opts.Access, channelGroups: opts.ChannelGroups}
 }
 
 // scopeFor returns the scope of a member holding roles (ids) in a guild whose roles are known
@@ -35,7 +32,9 @@ func (m accessMap) scopeFor(guildID, userID string, roleIDs []string, guildRoles
 	if guildID != "" {
 		held = append([]string{guildID}, roleIDs...)
 	}
-	id := bot.Identity{UserID: userID}
+	// Discord gives bots no e-mail address: no verified address, so no identity groups and no
+	// directory groups to resolve (bot.AccessMap.Resolve would return id unchanged).
+	id := bot.Identity{UserID: userID, EmailVerified: false}
 	for _, r := range held {
 		id.Roles = append(id.Roles, r)
 		if name, ok := names[r]; ok {
@@ -72,12 +71,19 @@ type channelViewers struct {
 // an administrator role; a role whose overwrite allows viewing (allows apply after denies); or,
 // when no role of S denies viewing, the role that grants it in base permissions (or none, when
 // @everyone does). Groups only grow with roles, so the empty set and the single roles suffice.
-func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*discordgo.PermissionOverwrite) channelViewers {
+//
+// It returns an error when the guild's roles lack @everyone (whose permissions every member
+// has): the viewers cannot be known then.
+func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*discordgo.PermissionOverwrite) (channelViewers, error) {
 	var everyoneBase int64
+	found := false
 	for _, r := range roles {
 		if r.ID == guildID {
-			everyoneBase = r.Permissions
+			everyoneBase, found = r.Permissions, true
 		}
+	}
+	if !found {
+		return channelViewers{}, fmt.Errorf("the roles of guild %s lack @everyone", guildID)
 	}
 	var everyoneAllow, everyoneDeny int64
 	roleAllow, roleDeny := map[string]int64{}, map[string]int64{}
@@ -109,13 +115,15 @@ func viewersOf(guildID, ownerID string, roles []*discordgo.Role, overwrites []*d
 	if ownerID != "" {
 		v.Members = append(v.Members, ownerID)
 	}
-	return v
+	return v, nil
 }
 
-// audienceScope intersects the scopes of every kind of viewer. memberRoles gives the roles of
-// the members listed in v.Members (a member whose roles are unknown counts with none, which can
-// only narrow the result). The result is empty when some viewer has no group or none is shared.
-func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) rag.Scope {
+// viewerScopes returns the scope of every kind of viewer: a member with no role when @everyone
+// sees the channel, each role that sees it, each member let in one by one and the owner.
+// memberRoles gives the roles of the members listed in v.Members (someone no longer a member
+// counts with none: the least they would hold on rejoining). Every viewer holds at least the
+// groups of one of them.
+func (m accessMap) viewerScopes(guildID string, v channelViewers, roles []*discordgo.Role, memberRoles map[string][]string) []rag.Scope {
 	var scopes []rag.Scope
 	if v.Everyone {
 		scopes = append(scopes, m.scopeFor(guildID, "", nil, roles))
@@ -126,5 +134,5 @@ func (m accessMap) audienceScope(guildID string, v channelViewers, roles []*disc
 	for _, id := range v.Members {
 		scopes = append(scopes, m.scopeFor(guildID, id, memberRoles[id], roles))
 	}
-	return bot.IntersectScopes(scopes)
+	return scopes
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/bot"
 )
 
 func TestAudienceScopeFromPermissions(t *testing.T) {
@@ -20,10 +20,9 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 	role := func(id string, allow, deny int64) *discordgo.PermissionOverwrite {
 		return &discordgo.PermissionOverwrite{ID: id, Type: discordgo.PermissionOverwriteTypeRole, Allow: allow, Deny: deny}
 	}
-	access := newAccessMap(config.DiscordConfig{
-		RoleGroups:    map[string][]string{"hr": {"hr", "staff"}, "eng": {"eng", "staff"}, "Admins": {"admin", "staff", "hr", "eng"}},
-		DefaultGroups: []string{"everyone"},
-	})
+	access := accessMap{roles: bot.NewAccessMap(nil,
+		map[string][]string{"hr": {"hr", "staff"}, "eng": {"eng", "staff"}, "Admins": {"admin", "staff", "hr", "eng"}},
+		nil, nil, []string{"everyone"})}
 	tests := []struct {
 		name       string
 		overwrites []*discordgo.PermissionOverwrite
@@ -41,15 +40,27 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			v := viewersOf("g", tt.owner, roles, tt.overwrites)
+			v, err := viewersOf("g", tt.owner, roles, tt.overwrites)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !slices.Contains(v.Roles, "adm") {
 				t.Errorf("administrators always see the channel: %+v", v)
 			}
-			got := access.audienceScope("g", v, roles, nil)
+			got := bot.IntersectScopes(access.viewerScopes("g", v, roles, nil))
 			if got.String() != tt.want {
 				t.Errorf("scope %q, want %q (viewers %+v)", got.String(), tt.want, v)
 			}
 		})
+	}
+}
+
+// TestViewersNeedTheEveryoneRole: without @everyone's permissions nobody's view can be decided.
+func TestViewersNeedTheEveryoneRole(t *testing.T) {
+	t.Parallel()
+	roles := []*discordgo.Role{{ID: "hr", Name: "HR", Permissions: int64(discordgo.PermissionViewChannel)}}
+	if v, err := viewersOf("g", "u1", roles, nil); err == nil {
+		t.Errorf("viewers %+v without the @everyone role, want an error", v)
 	}
 }
 
@@ -58,16 +69,16 @@ func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 	roles := []*discordgo.Role{{ID: "g", Name: "@everyone"}, {ID: "10", Name: "People Ops"}}
 	tests := []struct {
 		name     string
-		cfg      config.DiscordConfig
+		cfg      roleMap
 		held     []string
 		rolesKnw bool
 		want     string
 	}{
-		{"by name", config.DiscordConfig{RoleGroups: map[string][]string{"people ops": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, true, "everyone,hr"},
-		{"by id", config.DiscordConfig{RoleGroups: map[string][]string{"10": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, false, "everyone,hr"},
-		{"name unknown when roles cannot be read", config.DiscordConfig{RoleGroups: map[string][]string{"People Ops": {"hr"}}, DefaultGroups: []string{"everyone"}}, []string{"10"}, false, "everyone"},
-		{"@everyone mapped, no defaults", config.DiscordConfig{RoleGroups: map[string][]string{"@everyone": {"staff"}}, DefaultGroups: []string{}}, nil, true, "staff"},
-		{"nothing maps the member", config.DiscordConfig{DefaultGroups: []string{}}, []string{"10"}, true, ""},
+		{"by name", roleMap{map[string][]string{"people ops": {"hr"}}, []string{"everyone"}}, []string{"10"}, true, "everyone,hr"},
+		{"by id", roleMap{map[string][]string{"10": {"hr"}}, []string{"everyone"}}, []string{"10"}, false, "everyone,hr"},
+		{"name unknown when roles cannot be read", roleMap{map[string][]string{"People Ops": {"hr"}}, []string{"everyone"}}, []string{"10"}, false, "everyone"},
+		{"@everyone mapped, no defaults", roleMap{map[string][]string{"@everyone": {"staff"}}, []string{}}, nil, true, "staff"},
+		{"nothing maps the member", roleMap{nil, []string{}}, []string{"10"}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,9 +87,16 @@ func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 			if tt.rolesKnw {
 				known = roles
 			}
-			if got := newAccessMap(tt.cfg).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
+			if got := (accessMap{roles: bot.NewAccessMap(nil, tt.cfg.roles, nil, nil, tt.cfg.defaults)}).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
 				t.Errorf("scope %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// roleMap is the role part of an access configuration: role id or name -> groups, and the
+// groups of every member.
+type roleMap struct {
+	roles    map[string][]string
+	defaults []string
 }

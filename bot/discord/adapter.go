@@ -1,22 +1,22 @@
 // Package discord connects cita to Discord: the /ask slash command (gateway or HTTP
 // interactions endpoint), deferred answers edited in place with a sources embed and buttons,
-// follow-ups in the threads the bot opens, and access scopes from the members' roles. It turns
-// Discord events into bot.Incoming turns and bot.Outgoing replies into Discord messages;
-// answering, memory, feedback and answer records belong to bot.Handler and its store.
+// follow-ups in the threads the bot opens, and access scopes from the members' roles. What it
+// reads about who sees what is reused only under audience versions kept in the database, which
+// the gateway's role, channel and member events bump for every replica; when a channel's viewers
+// change, earlier answers they may not read are edited into a notice. It turns Discord events
+// into bot.Incoming turns and bot.Outgoing replies into Discord messages; answering, memory,
+// feedback and answer records belong to bot.Handler and its store.
 package discord
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/bot"
 )
 
 // workTimeout bounds answering one interaction; Discord keeps an interaction token for 15 min.
@@ -25,53 +25,52 @@ const workTimeout = 2 * time.Minute
 // Adapter is the Discord side of cita. Create it with New, then either Open the gateway or mount
 // HTTPHandler; Close waits for answers in progress.
 type Adapter struct {
-	cfg       config.DiscordConfig
-	session   *discordgo.Session
-	handler   Handler
-	audience  *audience
-	publicKey ed25519.PublicKey
-	logger    *slog.Logger
-	now       func() time.Time
+	opts     Options
+	session  *discordgo.Session
+	handler  Handler
+	audience *audience
+	logger   *slog.Logger
+	now      func() time.Time
 
 	baseCtx context.Context
 	cancel  context.CancelFunc
 	work    sync.WaitGroup
 
-	mu             sync.Mutex
-	threads        map[string]bool // threads this process opened (the bot owns them)
+	threads        *boundedCache[struct{}] // threads this process opened (the bot owns them)
 	removeHandlers []func()
+
+	pendingChecked *bot.TTLCache[struct{}] // channels whose pending notices this replica checked lately
+
+	connectedMu sync.Mutex
+	connected   map[string]bool // guilds a GUILD_CREATE arrived for in this process
+
+	settleMu    sync.Mutex
+	settling    map[string]bool // guilds whose channels are being checked after a change
+	settleAgain map[string]bool // guilds that changed again during that check
 }
 
-// New returns an adapter for cfg (defaults are applied) answering through handler (a
-// *bot.Handler). It returns an error when cfg is invalid or the session cannot be created; it
-// does not contact Discord.
-func New(cfg config.DiscordConfig, handler Handler, logger *slog.Logger) (*Adapter, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("discord configuration: %w", err)
+// New returns an adapter configured by opts (defaults applied). It returns an error naming
+// the wrong option, or when the session cannot be created; it does not contact Discord.
+func New(opts Options) (*Adapter, error) {
+	opts = opts.withDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, err
 	}
-	if handler == nil {
-		return nil, errors.New("discord adapter: handler is nil")
-	}
-	cfg = cfg.WithDefaults()
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	s, err := newSession(cfg.Token, cfg.APIBaseURL, cfg.MessageContent)
+	s, err := newSession(opts.Token, opts.APIBaseURL, gatewayIntents(opts.MessageContent, opts.MemberEvents))
 	if err != nil {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg: cfg, session: s, handler: handler, logger: logger, now: time.Now,
-		threads: map[string]bool{},
+		opts: opts, session: s, handler: opts.Handler, logger: opts.Logger, now: opts.Now,
+		threads:        newBoundedCache[struct{}](maxThreads, threadMemory, opts.Now),
+		pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, opts.Now),
+		connected:      map[string]bool{}, settling: map[string]bool{}, settleAgain: map[string]bool{},
 	}
-	a.audience = newAudience(s, newAccessMap(cfg), cfg.GuildIDs, logger)
-	if cfg.PublicKey != "" {
-		key, err := hex.DecodeString(cfg.PublicKey)
-		if err != nil || len(key) != ed25519.PublicKeySize {
-			return nil, errors.New("discord.public_key: not 64 hex characters")
-		}
-		a.publicKey = ed25519.PublicKey(key)
+	var store bot.Audiences
+	if st := opts.Handler.Store(); st != nil {
+		store = st
 	}
+	a.audience = newAudience(s, store, newAccessMap(opts), opts.GuildIDs, opts.Mode == ModeHTTP, opts.Logger, opts.Now)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil
 }
@@ -86,10 +85,17 @@ func (a *Adapter) Open(ctx context.Context) error {
 	a.removeHandlers = append(a.removeHandlers,
 		a.session.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { a.onGatewayInteraction(ic.Interaction) }),
 		a.session.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { a.onMessage(m.Message) }),
+		a.session.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) {
+			a.onGuildCreate(ctx, g.Guild)
+			a.goWork(func(ctx context.Context) { a.guildConnected(ctx, g.Guild) }, nil)
+		}),
 		a.session.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			a.logger.InfoContext(ctx, "discord gateway ready", slog.String("bot_user_id", r.User.ID), slog.Int("guilds", len(r.Guilds)))
 		}),
 	)
+	for _, h := range a.audienceHandlers() {
+		a.removeHandlers = append(a.removeHandlers, a.session.AddHandler(h))
+	}
 	if err := a.session.Open(); err != nil {
 		return fmt.Errorf("open discord gateway: %w", err)
 	}
@@ -114,29 +120,21 @@ func (a *Adapter) Close(ctx context.Context) error {
 	return err
 }
 
-// goWork runs fn in the background with a bounded context derived from the adapter's.
-func (a *Adapter) goWork(fn func(ctx context.Context)) {
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		ctx, cancel := context.WithTimeout(a.baseCtx, workTimeout)
-		defer cancel()
-		fn(ctx)
-	}()
-}
+func (a *Adapter) markThread(id string) { a.threads.Add(id, struct{}{}) }
 
-func (a *Adapter) markThread(id string) {
-	a.mu.Lock()
-	a.threads[id] = true
-	a.mu.Unlock()
+// ownsKnownThread reports whether the bot owns channel id as far as it knows without asking
+// Discord: it opened the thread, or the gateway's state says the bot owns it.
+func (a *Adapter) ownsKnownThread(id string) bool {
+	ch, err := a.session.State.Channel(id)
+	if err != nil {
+		ch = &discordgo.Channel{ID: id}
+	}
+	return a.ownsThread(ch)
 }
 
 // ownsThread reports whether the bot owns thread ch: it opened it, or Discord says so.
 func (a *Adapter) ownsThread(ch *discordgo.Channel) bool {
-	a.mu.Lock()
-	mine := a.threads[ch.ID]
-	a.mu.Unlock()
-	if mine {
+	if _, mine := a.threads.Get(ch.ID); mine {
 		return true
 	}
 	return ch.IsThread() && a.session.State.User != nil && ch.OwnerID == a.session.State.User.ID

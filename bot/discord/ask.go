@@ -15,43 +15,53 @@ import (
 
 // answerAsk completes a deferred /ask: it works out the audience's scope and the conversation,
 // lets the bot handler answer, and edits the deferred response into the reply (overflow text as
-// follow-ups). Every outcome edits the response: an answer, an abstention or a reason.
+// follow-ups). Every outcome edits the response: an answer, an abstention or a reason. A visible
+// answer in a channel first withdraws earlier answers its viewers may no longer read, records
+// where it is shown, and checks again after posting when the viewers changed meanwhile.
 func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, question string, private bool, received time.Time) {
 	if !a.firstDelivery(ctx, "discord:interaction:"+i.ID) {
 		return
 	}
 	userID, roles := asker(i)
 	in := bot.Incoming{UserID: userID, Text: question, ReceivedAt: received}
-	var ch *discordgo.Channel
-	if i.GuildID != "" {
-		ch, _ = a.audience.channel(ctx, i.ChannelID) // unknown channel: treated as no thread
-	}
-	inThread := ch != nil && ch.IsThread()
+	visible := !private && i.GuildID != ""
+	var aud channelAudience
+	var version int64
 	switch {
 	case i.GuildID == "":
+		scope, err := a.audience.dmScope(ctx, userID)
+		if err != nil {
+			a.editReason(ctx, i, a.dmRefusal(ctx, userID, question, err))
+			return
+		}
 		in.Conversation = conversationKey("", i.ChannelID, "")
-		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", userID, nil)
+		in.Audience, in.Scope = bot.AudiencePrivate, scope
 	case private:
 		in.Conversation = a.keyFor(ctx, i.GuildID, i.ChannelID, "")
 		in.Audience, in.Ephemeral = bot.AudiencePrivate, true
 		in.Scope = a.audience.askerScope(ctx, i.GuildID, userID, roles)
 	default:
-		scope, err := a.audience.channelScope(ctx, i.GuildID, i.ChannelID)
-		if err != nil {
+		var err error
+		if aud, err = a.audience.channelAudience(ctx, i.GuildID, i.ChannelID); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", i.ChannelID), slog.Any("error", err))
-			a.editReason(ctx, i, channelUnreadableText(rag.AnswerLang(question)))
+			a.editReason(ctx, i, channelRefusal(err, rag.AnswerLang(question)))
 			return
 		}
-		in.Audience, in.Scope = bot.AudienceChannel, scope
-		if inThread {
-			in.Conversation = conversationKey(i.GuildID, ch.ParentID, ch.ID)
+		version, _ = a.settleChannel(ctx, i.GuildID, aud, false)
+		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
+		if aud.thread != nil {
+			in.Conversation = conversationKey(i.GuildID, aud.channelID, aud.thread.ID)
 		} else {
-			in.Conversation = conversationKey(i.GuildID, i.ChannelID, a.originalMessageID(ctx, i))
+			msgID, known := a.originalMessageID(ctx, i)
+			in.Conversation = conversationKey(i.GuildID, i.ChannelID, msgID)
+			if known {
+				in.ReplyRef = replyRef{channel: i.ChannelID, messages: []string{msgID}}.String()
+			}
 		}
 	}
 	out := a.handler.Handle(ctx, in, nil)
-	visibleInChannel := !private && i.GuildID != "" && !inThread
-	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.cfg.Threads == "button")
+	visibleInChannel := visible && aud.thread == nil
+	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton)
 	msg, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{
 		Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
 	})
@@ -59,15 +69,32 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
 		return
 	}
-	a.sendFollowUps(ctx, i, r.Parts[1:], private)
+	parts := a.sendFollowUps(ctx, i, r.Parts[1:], private)
 	a.logger.InfoContext(ctx, "discord replied",
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
 		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
 		slog.Bool("private", private), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
-	if visibleInChannel && out.Answered() && a.cfg.Threads == "auto" && msg != nil && msg.ID != "" {
+	if visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
+		shown := replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...)}
+		a.recordReply(ctx, out.AnswerID, in.ReplyRef, shown)
+		a.recheck(ctx, i.GuildID, aud, version, out.AnswerID)
+	}
+	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
 		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
 			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
 		}
+	}
+}
+
+// recordReply records where answer id is shown when that differs from what was recorded with
+// it (known), so that it can be withdrawn in place.
+func (a *Adapter) recordReply(ctx context.Context, id int64, known string, shown replyRef) {
+	store := a.handler.Store()
+	if store == nil || shown.String() == known {
+		return
+	}
+	if err := store.SetReplyRef(ctx, id, shown.String()); err != nil {
+		a.logger.ErrorContext(ctx, "record discord answer message; it cannot be withdrawn in place", slog.Int64("answer_id", id), slog.Any("error", err))
 	}
 }
 
@@ -87,16 +114,16 @@ func (a *Adapter) keyFor(ctx context.Context, guildID, channelID, threadID strin
 // originalMessageID returns the id of the deferred response's message: a visible answer's
 // conversation is keyed by it because a thread opened from the answer gets the same id. On
 // failure it falls back to the interaction's id (the conversation then cannot continue in a
-// thread).
-func (a *Adapter) originalMessageID(ctx context.Context, i *discordgo.Interaction) string {
+// thread), and known is false.
+func (a *Adapter) originalMessageID(ctx context.Context, i *discordgo.Interaction) (id string, known bool) {
 	msg, err := a.withWebhookRetry(ctx, func() (*discordgo.Message, error) {
 		return a.session.InteractionResponse(i, discordgo.WithContext(ctx))
 	})
 	if err != nil || msg == nil || msg.ID == "" {
 		a.logger.WarnContext(ctx, "discord read deferred response", slog.String("interaction_id", i.ID), slog.Any("error", err))
-		return "interaction-" + i.ID
+		return "interaction-" + i.ID, false
 	}
-	return msg.ID
+	return msg.ID, true
 }
 
 // firstDelivery reports whether an event is seen for the first time (a replayed interaction or
@@ -152,17 +179,25 @@ func (a *Adapter) withWebhookRetry(ctx context.Context, call func() (*discordgo.
 	return msg, err
 }
 
-func (a *Adapter) sendFollowUps(ctx context.Context, i *discordgo.Interaction, parts []string, ephemeral bool) {
+// sendFollowUps posts parts after the original response and returns the ids of the messages
+// posted (up to the first that failed).
+func (a *Adapter) sendFollowUps(ctx context.Context, i *discordgo.Interaction, parts []string, ephemeral bool) []string {
 	var flags discordgo.MessageFlags
 	if ephemeral {
 		flags = discordgo.MessageFlagsEphemeral
 	}
+	var ids []string
 	for _, p := range parts {
-		if _, err := a.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: p, Flags: flags, AllowedMentions: noMentions}, discordgo.WithContext(ctx)); err != nil {
+		msg, err := a.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: p, Flags: flags, AllowedMentions: noMentions}, discordgo.WithContext(ctx))
+		if err != nil {
 			a.logger.ErrorContext(ctx, "discord follow-up", slog.String("interaction_id", i.ID), slog.Any("error", err))
-			return
+			return ids
+		}
+		if msg != nil && msg.ID != "" {
+			ids = append(ids, msg.ID)
 		}
 	}
+	return ids
 }
 
 // editReason turns the deferred response into a reason, so no interaction is left thinking.

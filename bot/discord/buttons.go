@@ -118,7 +118,7 @@ func (a *Adapter) openThread(ctx context.Context, channelID, messageID, name str
 	}
 	a.markThread(th.ID)
 	hint := "Ask follow-up questions with `/ask` here; I'll remember this conversation."
-	if a.cfg.MessageContent && a.cfg.Mode == "gateway" {
+	if a.opts.MessageContent && a.opts.Mode == ModeGateway {
 		hint = "Reply here with follow-up questions; I'll remember this conversation."
 	}
 	if _, err := a.session.ChannelMessageSendComplex(th.ID, &discordgo.MessageSend{Content: hint, AllowedMentions: noMentions}, discordgo.WithContext(ctx)); err != nil {

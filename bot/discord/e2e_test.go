@@ -26,11 +26,19 @@ type e2e struct {
 func setupE2E(t *testing.T) *e2e {
 	t.Helper()
 	env := bottest.New(t)
-	pipeline := rag.NewPipeline(rag.NewHybrid(env.Index, hashembed.New(0), rag.DefaultHybridOptions()), rag.Extractive{}, rewrite.Offline{}, rag.PipelineOptions{})
-	handler := bot.NewHandler(pipeline, env.Bot, bot.HandlerOptions{})
 	f := newFakeDiscord(t)
 	seedGuild(f)
-	return &e2e{env: env, fake: f, adapter: newTestAdapter(t, f, handler, nil)}
+	e := &e2e{env: env, fake: f}
+	e.adapter = e.newAdapter(t)
+	return e
+}
+
+// newAdapter returns another adapter over the same database and fake, with caches of its own
+// (another replica, or this one once its caches expired).
+func (e *e2e) newAdapter(t *testing.T) *Adapter {
+	t.Helper()
+	pipeline := rag.NewPipeline(rag.NewHybrid(e.env.Index, hashembed.New(0), rag.DefaultHybridOptions()), rag.Extractive{}, rewrite.Offline{}, rag.PipelineOptions{})
+	return newTestAdapter(t, e.fake, bot.NewHandler(pipeline, e.env.Bot, bot.HandlerOptions{}), nil)
 }
 
 // ask posts a signed /ask, checks the deferral and returns the single edit of the original
@@ -223,5 +231,44 @@ func TestAskAccessFollowsRoles(t *testing.T) {
 				t.Errorf("salary figure shown=%v, want %v: %q", !tt.wantSalary, tt.wantSalary, edit["content"])
 			}
 		})
+	}
+}
+
+// TestThreadReplyNeverReachesANewViewer: an answer from HR documents in #hr continues in a
+// thread; once #hr opens to every member, a follow-up in that thread (by anyone) uses only what
+// every member may read, and the earlier HR answer no longer feeds the conversation.
+func TestThreadReplyNeverReachesANewViewer(t *testing.T) {
+	t.Parallel()
+	e := setupE2E(t)
+	edit := e.ask(t, interaction{ID: "301", Token: "tok-301", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: "What is the base salary of band B7?"})
+	if !strings.Contains(edit["content"].(string), "5,440,000") {
+		t.Fatalf("answer in #hr %q: want the salary (only HR sees #hr)", edit["content"])
+	}
+	answerMsg := originalID("301")
+	message := map[string]any{"id": answerMsg, "channel_id": chHR, "content": edit["content"], "flags": 0}
+	if reply := e.click(t, interaction{ID: "302", Token: "tok-302", Channel: chHR, User: userHR, Roles: []string{roleHR}, CustomID: customIDs(edit)[3], Message: message}); !strings.Contains(reply, "<#"+answerMsg+">") {
+		t.Fatalf("thread button: %q", reply)
+	}
+
+	e.fake.mu.Lock()
+	e.fake.channels[chHR].PermissionOverwrites = nil // #hr now open to @everyone
+	e.fake.mu.Unlock()
+	later := e.newAdapter(t)
+	for n, q := range []interaction{
+		{ID: "303", Token: "tok-303", Channel: answerMsg, User: userPlain, Question: "What is the base salary of band B7?"},
+		{ID: "304", Token: "tok-304", Channel: answerMsg, User: userHR, Roles: []string{roleHR}, Question: "And what bonus applies to that band?"},
+	} {
+		post(t, later, q.JSON(t))
+		wait(later)
+		edits := e.fake.callsTo("PATCH", "/webhooks/1000/"+q.Token+"/messages/@original")
+		if len(edits) != 1 {
+			t.Fatalf("follow-up %d: %d edits", n, len(edits))
+		}
+		got := edits[0].JSON(t)
+		t.Logf("follow-up %d: %q", n, got["content"])
+		if text := got["content"].(string); strings.Contains(text, "5,440,000") || strings.Contains(text, "Condor") ||
+			strings.Contains(sourcesOf(got), "Salary bands") {
+			t.Errorf("follow-up %d in the thread shows HR documents to everyone: %q, sources %q", n, text, sourcesOf(got))
+		}
 	}
 }

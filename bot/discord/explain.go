@@ -33,6 +33,9 @@ func explainText(rec *bot.AnswerRecord) string {
 	default:
 		fmt.Fprintf(&b, "Answered from %d cited source(s); evidence %.2f.\n", len(rec.Sources), rec.Evidence)
 	}
+	if lines := bot.StepLines(rec.Steps); len(lines) > 0 {
+		fmt.Fprintf(&b, "\n**Steps** (agent mode):\n%s\n", escapeMarkdown(strings.Join(lines, "\n")))
+	}
 	if len(rec.TopHits) > 0 {
 		b.WriteString("\n**Best matches** (full-text rank / meaning rank):\n")
 		for n, h := range rec.TopHits {

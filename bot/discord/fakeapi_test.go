@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,7 +28,12 @@ type fakeDiscord struct {
 	channels map[string]*discordgo.Channel
 	guilds   map[string]*discordgo.Guild
 	members  map[string]*discordgo.Member // "guild/user"
+	broken   map[string]bool              // guild ids whose member lookups answer 500
+	commands map[string][]json.RawMessage // application commands by guild id ("" = global)
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
+	failures map[string]int               // "METHOD path" -> how many requests answer 500
+	sessions []*gatewaySession            // gateway sessions, in the order they connected
+	posted   []*discordgo.Message         // messages created in channels, as answered
 	nextID   int64
 	botID    string
 }
@@ -50,9 +57,22 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, throttle: map[string]float64{}, nextID: 880000, botID: "1000"}
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, nextID: 880000, botID: "1000"}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
+	mux.HandleFunc("GET "+api+"/gateway", func(w http.ResponseWriter, r *http.Request) {
+		f.writeJSON(w, map[string]string{"url": "ws://" + r.Host + strings.TrimSuffix(gatewayPath, "/")})
+	})
+	// Editing and deleting a message the bot posted (an interaction response included).
+	mux.HandleFunc("PATCH "+api+"/channels/{ch}/messages/{msg}", func(w http.ResponseWriter, r *http.Request) {
+		var m discordgo.Message
+		_ = json.Unmarshal(readBody(r), &m)
+		m.ID, m.ChannelID = r.PathValue("msg"), r.PathValue("ch")
+		f.writeJSON(w, m)
+	})
+	mux.HandleFunc("DELETE "+api+"/channels/{ch}/messages/{msg}", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("POST "+api+"/interactions/{id}/{token}/callback", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
@@ -66,7 +86,11 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/webhooks/{app}/{token}", func(w http.ResponseWriter, r *http.Request) {
-		f.writeJSON(w, discordgo.Message{ID: f.newID()})
+		m := &discordgo.Message{ID: f.newID(), WebhookID: r.PathValue("token")} // an interaction follow-up
+		f.mu.Lock()
+		f.posted = append(f.posted, m)
+		f.mu.Unlock()
+		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/messages/{msg}/threads", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -93,7 +117,13 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.writeJSON(w, th)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/messages", func(w http.ResponseWriter, r *http.Request) {
-		f.writeJSON(w, discordgo.Message{ID: f.newID(), ChannelID: r.PathValue("ch")})
+		var m discordgo.Message
+		_ = json.Unmarshal(readBody(r), &m)
+		m.ID, m.ChannelID = f.newID(), r.PathValue("ch")
+		f.mu.Lock()
+		f.posted = append(f.posted, &m)
+		f.mu.Unlock()
+		f.writeJSON(w, m)
 	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/typing", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
@@ -119,24 +149,73 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 	})
 	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
-		m := f.members[r.PathValue("g")+"/"+r.PathValue("u")]
+		m, broken := f.members[r.PathValue("g")+"/"+r.PathValue("u")], f.broken[r.PathValue("g")]
 		f.mu.Unlock()
-		if m == nil {
-			w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case broken:
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
+		case m == nil:
 			w.WriteHeader(http.StatusNotFound)
 			fmt.Fprint(w, `{"message":"Unknown Member","code":10007}`)
+		default:
+			f.writeJSON(w, m)
+		}
+	})
+	// The bot's guilds, by ascending id from "after", at most "limit" (default 200).
+	mux.HandleFunc("GET "+api+"/users/@me/guilds", func(w http.ResponseWriter, r *http.Request) {
+		limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+		if err != nil || limit <= 0 {
+			limit = 200
+		}
+		after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+		f.mu.Lock()
+		var ids []int64
+		for id := range f.guilds {
+			if n, _ := strconv.ParseInt(id, 10, 64); n > after {
+				ids = append(ids, n)
+			}
+		}
+		slices.Sort(ids)
+		out := []*discordgo.UserGuild{}
+		for _, n := range ids[:min(limit, len(ids))] {
+			g := f.guilds[strconv.FormatInt(n, 10)]
+			out = append(out, &discordgo.UserGuild{ID: g.ID, Name: g.Name})
+		}
+		f.mu.Unlock()
+		f.writeJSON(w, out)
+	})
+	putCommands := func(w http.ResponseWriter, r *http.Request) {
+		var cmds []json.RawMessage
+		if err := json.Unmarshal(readBody(r), &cmds); err != nil {
+			http.Error(w, `{"message":"Invalid Form Body","code":50035}`, http.StatusBadRequest)
 			return
 		}
-		f.writeJSON(w, m)
-	})
-	echo := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(readBody(r))
+		f.mu.Lock()
+		f.commands[r.PathValue("g")] = cmds
+		f.mu.Unlock()
+		f.writeJSON(w, cmds)
 	}
-	mux.HandleFunc("PUT "+api+"/applications/{app}/commands", echo)
-	mux.HandleFunc("PUT "+api+"/applications/{app}/guilds/{g}/commands", echo)
+	getCommands := func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		cmds := f.commands[r.PathValue("g")]
+		f.mu.Unlock()
+		if cmds == nil {
+			cmds = []json.RawMessage{}
+		}
+		f.writeJSON(w, cmds)
+	}
+	mux.HandleFunc("PUT "+api+"/applications/{app}/commands", putCommands)
+	mux.HandleFunc("PUT "+api+"/applications/{app}/guilds/{g}/commands", putCommands)
+	mux.HandleFunc("GET "+api+"/applications/{app}/commands", getCommands)
+	mux.HandleFunc("GET "+api+"/applications/{app}/guilds/{g}/commands", getCommands)
 
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == gatewayPath {
+			f.serveGateway(w, r) // the websocket carries the token in IDENTIFY
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		if got := r.Header.Get("Authorization"); got != "Bot test-token" {
 			t.Errorf("%s %s: authorization %q, want the bot token", r.Method, r.URL.Path, got)
@@ -145,9 +224,16 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Lock()
 		retry, throttled := f.throttle[key]
 		delete(f.throttle, key)
+		failed := f.failures[key] > 0
+		if failed {
+			f.failures[key]--
+		}
 		status := http.StatusOK
-		if throttled {
+		switch {
+		case throttled:
 			status = http.StatusTooManyRequests
+		case failed:
+			status = http.StatusInternalServerError
 		}
 		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, At: time.Now(), Status: status})
 		f.mu.Unlock()
@@ -155,6 +241,12 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusTooManyRequests)
 			fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":%g,"global":false}`, retry)
+			return
+		}
+		if failed {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -229,4 +321,120 @@ func (f *fakeDiscord) callsTo(method, prefix string) []fakeCall {
 		}
 	}
 	return out
+}
+
+// breakMembers makes member lookups in guild g answer 500.
+func (f *fakeDiscord) breakMembers(g string) {
+	f.mu.Lock()
+	f.broken[g] = true
+	f.mu.Unlock()
+}
+
+// setCommands registers application commands (as JSON) in guild g ("" = global).
+func (f *fakeDiscord) setCommands(g string, cmds ...string) {
+	f.mu.Lock()
+	f.commands[g] = nil
+	for _, c := range cmds {
+		f.commands[g] = append(f.commands[g], json.RawMessage(c))
+	}
+	f.mu.Unlock()
+}
+
+// commandsIn returns the application commands registered in guild g ("" = global).
+func (f *fakeDiscord) commandsIn(t *testing.T, g string) []discordgo.ApplicationCommand {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []discordgo.ApplicationCommand
+	for _, raw := range f.commands[g] {
+		var c discordgo.ApplicationCommand
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatalf("command %s: %v", raw, err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// failNext makes the next n requests to method+path answer 500.
+func (f *fakeDiscord) failNext(method, path string, n int) {
+	f.mu.Lock()
+	f.failures[method+" "+path] = n
+	f.mu.Unlock()
+}
+
+// editChannel changes channel id in place (Discord's side of a CHANNEL_UPDATE) and returns a
+// copy of the result, as the event carries it.
+func (f *fakeDiscord) editChannel(id string, edit func(ch *discordgo.Channel)) *discordgo.Channel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	edit(f.channels[id])
+	c := *f.channels[id]
+	return &c
+}
+
+// editRole changes a role of guild g in place (Discord's side of a GUILD_ROLE_UPDATE) and
+// returns the event's payload.
+func (f *fakeDiscord) editRole(g, roleID string, edit func(r *discordgo.Role)) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.guilds[g].Roles {
+		if r.ID == roleID {
+			edit(r)
+			c := *r
+			return map[string]any{"guild_id": g, "role": &c}
+		}
+	}
+	f.t.Fatalf("fake discord: guild %s has no role %s", g, roleID)
+	return nil
+}
+
+// editMember changes a member of guild g in place (Discord's side of a GUILD_MEMBER_UPDATE)
+// and returns the event's payload.
+func (f *fakeDiscord) editMember(g, userID string, edit func(m *discordgo.Member)) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.members[g+"/"+userID]
+	edit(m)
+	return map[string]any{"guild_id": g, "user": m.User, "roles": m.Roles, "nick": m.Nick}
+}
+
+// messageEdits returns the bodies of the edits of message msg in channel ch through the
+// channel messages endpoint (not the interaction webhook).
+func (f *fakeDiscord) messageEdits(t *testing.T, ch, msg string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, c := range f.callsTo("PATCH", "/channels/"+ch+"/messages/"+msg) {
+		if c.Status == http.StatusOK && c.Path == "/api/v9/channels/"+ch+"/messages/"+msg {
+			out = append(out, c.JSON(t))
+		}
+	}
+	return out
+}
+
+// postedIn returns the messages created in channel ch that reply to another message (answers
+// to thread messages), in order.
+func (f *fakeDiscord) postedIn(ch string) []*discordgo.Message {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range f.posted {
+		if m.ChannelID == ch && m.MessageReference != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// followUpsOf returns the ids of the follow-up messages sent with interaction token tok.
+func (f *fakeDiscord) followUpsOf(tok string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ids []string
+	for _, m := range f.posted {
+		if m.WebhookID == tok {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }

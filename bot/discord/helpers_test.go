@@ -2,6 +2,7 @@ package discord
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -9,13 +10,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/config"
 )
 
 // testKey is the application's signing key, from a fixed seed so runs are reproducible.
@@ -33,12 +35,14 @@ const (
 	ownerID   = "1"
 )
 
-// testConfig is an http-mode configuration pointing at the fake; HR is mapped by role name.
-func testConfig(baseURL string) config.DiscordConfig {
-	return config.DiscordConfig{
-		Token: "test-token", ApplicationID: "1000", PublicKey: hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
-		Mode: config.DiscordModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
-		RoleGroups: map[string][]string{"HR": {"hr"}},
+// testOptions are http-mode options pointing at the fake, answering through handler; HR is
+// mapped by role name and every member has "everyone".
+func testOptions(baseURL string, handler Handler) Options {
+	return Options{
+		Token: "test-token", ApplicationID: "1000", PublicKey: testKey.Public().(ed25519.PublicKey),
+		Mode: ModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
+		Access:  bot.NewAccessMap(nil, map[string][]string{"HR": {"hr"}}, nil, nil, []string{"everyone"}),
+		Handler: handler, Logger: slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -61,13 +65,13 @@ func seedGuild(f *fakeDiscord) {
 }
 
 // newTestAdapter returns an adapter over handler talking to the fake.
-func newTestAdapter(t *testing.T, f *fakeDiscord, handler Handler, edit func(*config.DiscordConfig)) *Adapter {
+func newTestAdapter(t *testing.T, f *fakeDiscord, handler Handler, edit func(*Options)) *Adapter {
 	t.Helper()
-	cfg := testConfig(f.srv.URL)
+	opts := testOptions(f.srv.URL, handler)
 	if edit != nil {
-		edit(&cfg)
+		edit(&opts)
 	}
-	a, err := New(cfg, handler, slog.New(slog.DiscardHandler))
+	a, err := New(opts)
 	if err != nil {
 		t.Fatalf("new adapter: %v", err)
 	}
@@ -97,8 +101,10 @@ func post(t *testing.T, a *Adapter, body []byte) *httptest.ResponseRecorder {
 // interaction builds an interaction payload as Discord sends it.
 type interaction struct {
 	ID, Token, Channel, User string
+	Guild                    string // default guildID
 	Roles                    []string
 	DM                       bool
+	Context                  *int // the interaction's "context" (0 guild, 1 bot DM, 2 private channel) when set
 	Question                 string
 	Private                  bool
 	CustomID                 string // a button click when set
@@ -109,10 +115,13 @@ func (in interaction) JSON(t *testing.T) []byte {
 	t.Helper()
 	m := map[string]any{"id": in.ID, "application_id": "1000", "token": in.Token, "channel_id": in.Channel, "version": 1}
 	user := map[string]any{"id": in.User, "username": "user" + in.User}
+	if in.Context != nil {
+		m["context"] = *in.Context
+	}
 	if in.DM {
 		m["user"] = user
 	} else {
-		m["guild_id"] = guildID
+		m["guild_id"] = cmp.Or(in.Guild, guildID)
 		roles := in.Roles
 		if roles == nil {
 			roles = []string{}
@@ -146,6 +155,28 @@ type nopHandler struct{ out bot.Outgoing }
 
 func (h nopHandler) Handle(context.Context, bot.Incoming, func(string)) bot.Outgoing { return h.out }
 func (h nopHandler) Store() bot.Store                                                { return nil }
+
+// recordingHandler answers every turn with out and records the turns it was given.
+type recordingHandler struct {
+	out   bot.Outgoing
+	mu    sync.Mutex
+	turns []bot.Incoming
+}
+
+func (h *recordingHandler) Handle(_ context.Context, in bot.Incoming, _ func(string)) bot.Outgoing {
+	h.mu.Lock()
+	h.turns = append(h.turns, in)
+	h.mu.Unlock()
+	return h.out
+}
+func (h *recordingHandler) Store() bot.Store { return nil }
+
+// handled returns the turns handled so far.
+func (h *recordingHandler) handled() []bot.Incoming {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.turns)
+}
 
 // toJSONAny round-trips v through JSON, as Discord would receive it.
 func toJSONAny(t *testing.T, v any) any {

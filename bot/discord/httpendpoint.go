@@ -20,7 +20,7 @@ const (
 	replayWindow = 5 * time.Minute
 )
 
-// HTTPHandler returns the interactions endpoint for http mode (mount it at cfg.HTTPPath and give
+// HTTPHandler returns the interactions endpoint for http mode (mount it at Options.HTTPPath and give
 // its public URL as the Interactions Endpoint URL in the Developer Portal). It answers 401 to a
 // missing or forged signature or a timestamp outside the replay window, PONG to a PING, and to
 // anything else its first response at once (a deferral for /ask), finishing the work in the
@@ -36,8 +36,8 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if a.publicKey == nil {
-		http.Error(w, "discord.public_key is not configured", http.StatusServiceUnavailable)
+	if len(a.opts.PublicKey) == 0 {
+		http.Error(w, "no public key is configured for the interactions endpoint", http.StatusServiceUnavailable)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxInteractionBody+1))
@@ -51,7 +51,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	if !discordgo.VerifyInteraction(r, a.publicKey) {
+	if !discordgo.VerifyInteraction(r, a.opts.PublicKey) {
 		a.logger.WarnContext(ctx, "discord interaction with a bad signature", slog.String("remote_addr", r.RemoteAddr))
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
@@ -61,7 +61,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
-	resp, next := a.route(ctx, &i)
+	resp, next := a.routeSafely(ctx, &i)
 	w.Header().Set("Content-Type", "application/json")
 	if err := json.NewEncoder(w).Encode(resp); err != nil {
 		a.logger.ErrorContext(ctx, "discord write interaction response", slog.String("interaction_id", i.ID), slog.Any("error", err))
@@ -73,7 +73,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		if err := http.NewResponseController(w).Flush(); err != nil {
 			a.logger.DebugContext(ctx, "discord flush interaction response", slog.Any("error", err))
 		}
-		a.goWork(next)
+		a.goWork(next, a.interactionFailure(&i))
 	}
 }
 

@@ -105,7 +105,8 @@ func (h *blockingHandler) Handle(ctx context.Context, _ bot.Incoming, _ func(str
 func (h *blockingHandler) Store() bot.Store { return nil }
 
 // TestSharedFixtureInteraction routes Discord's documented example interaction (a command cita
-// does not have): it is verified, parsed and answered with a reason, never left unanswered.
+// does not have): it is verified, parsed and answered with a reason, never left unanswered: the
+// allow-list's refusal while its guild is not configured, the pointer to /ask once it is.
 func TestSharedFixtureInteraction(t *testing.T) {
 	t.Parallel()
 	dir := os.Getenv("CITA_SHARED_DIR")
@@ -127,15 +128,24 @@ func TestSharedFixtureInteraction(t *testing.T) {
 		t.Fatalf("command %q", name)
 	}
 	f := newFakeDiscord(t)
-	a := newTestAdapter(t, f, nopHandler{}, nil)
-	w := post(t, a, body)
-	var resp discordgo.InteractionResponse
-	if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
-		t.Fatalf("status %d body %s: %v", w.Code, w.Body, err)
-	}
-	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 ||
-		!strings.Contains(resp.Data.Content, "/ask") {
-		t.Errorf("response %s: want an ephemeral message pointing to /ask", w.Body)
+	for _, c := range []struct {
+		name string
+		edit func(*Options)
+		want string
+	}{
+		{"unconfigured guild", nil, "guild_ids"},
+		{"configured guild", func(o *Options) { o.GuildIDs = append(o.GuildIDs, i.GuildID) }, "/ask"},
+	} {
+		a := newTestAdapter(t, f, nopHandler{}, c.edit)
+		w := post(t, a, body)
+		var resp discordgo.InteractionResponse
+		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
+			t.Fatalf("%s: status %d body %s: %v", c.name, w.Code, w.Body, err)
+		}
+		if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 ||
+			!strings.Contains(resp.Data.Content, c.want) {
+			t.Errorf("%s: response %s: want an ephemeral message mentioning %q", c.name, w.Body, c.want)
+		}
 	}
 }
 
@@ -149,8 +159,7 @@ func FuzzInteractionEndpoint(f *testing.F) {
 	fake := &fakeDiscord{}
 	fake.srv = httptest.NewServer(http.NotFoundHandler())
 	defer fake.srv.Close()
-	cfg := testConfig(fake.srv.URL)
-	a, err := New(cfg, nopHandler{}, nil)
+	a, err := New(testOptions(fake.srv.URL, nopHandler{}))
 	if err != nil {
 		f.Fatal(err)
 	}

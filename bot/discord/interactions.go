@@ -13,14 +13,22 @@ type work func(ctx context.Context)
 
 // route answers an interaction: the first response (sent within Discord's 3 seconds, by the
 // HTTP reply or a REST callback) and, for anything that takes time, the work that completes it.
-// Every interaction gets a response; unknown ones get a reason.
+// Every interaction gets a response; unknown ones get a reason, and those from a guild that is
+// not configured (or a private channel that is not the bot's DM) a refusal.
 func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, work) {
 	if i.AppID == "" {
-		i.AppID = a.cfg.ApplicationID
+		i.AppID = a.opts.ApplicationID
 	}
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return noChoices(), nil // cita offers no suggestions, wherever it is asked
+	}
+	if refused := a.refusal(ctx, i); refused != nil {
+		return refused, nil
+	}
+	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := i.ApplicationCommandData()
 		if data.Name != askCommand {
@@ -39,12 +47,15 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 			return ephemeralMessage("This button is no longer supported; ask again with `/" + askCommand + "`."), nil
 		}
 		return deferred(true), func(ctx context.Context) { a.onButton(ctx, i, action) }
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
 	default:
 		return ephemeralMessage("I can't handle this kind of interaction; use `/" + askCommand + "`."), nil
 	}
+}
+
+// noChoices answers an autocomplete request with no suggestion.
+func noChoices() *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}
 }
 
 // askOptions reads /ask's options.
@@ -82,7 +93,7 @@ func ephemeralMessage(text string) *discordgo.InteractionResponse {
 // REST callback, then the work in the background.
 func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 	ctx := a.baseCtx
-	resp, next := a.route(ctx, i)
+	resp, next := a.routeSafely(ctx, i)
 	if resp.Type == discordgo.InteractionResponsePong {
 		return // pings arrive only on the HTTP endpoint
 	}
@@ -91,7 +102,7 @@ func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 		return
 	}
 	if next != nil {
-		a.goWork(next)
+		a.goWork(next, a.interactionFailure(i))
 	}
 }
 

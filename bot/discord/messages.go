@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -11,23 +12,40 @@ import (
 )
 
 // onMessage handles a gateway message: in a thread the bot owns it is a follow-up, in a DM a
-// question. Other messages are ignored.
+// question. Other messages are ignored; those from guilds that are not configured are never
+// answered.
 func (a *Adapter) onMessage(m *discordgo.Message) {
 	if m.Author == nil || m.Author.Bot {
 		return
 	}
-	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) })
+	a.goWork(func(ctx context.Context) { a.answerMessage(ctx, m) }, a.messageFailure(m))
 }
 
 // answerMessage answers a follow-up in an owned thread, or a DM, with a message that replies to
-// it. Every outcome is a reply: an answer, an abstention or a reason.
+// it. Every outcome is a reply: an answer, an abstention or a reason. In a thread it first
+// withdraws earlier answers the channel's viewers may no longer read, records the reply's
+// messages, and checks again after posting when the viewers changed meanwhile.
 func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 	received := a.now()
 	in := bot.Incoming{UserID: m.Author.ID, Text: strings.TrimSpace(m.Content), ReceivedAt: received}
-	if m.GuildID == "" {
+	var aud channelAudience
+	var version int64
+	switch {
+	case m.GuildID == "":
+		if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+			return
+		}
+		scope, err := a.audience.dmScope(ctx, m.Author.ID)
+		if err != nil {
+			a.replyTo(ctx, m, rendered{Parts: []string{a.dmRefusal(ctx, m.Author.ID, in.Text, err)}})
+			return
+		}
 		in.Conversation = conversationKey("", m.ChannelID, "")
-		in.Audience, in.Scope = bot.AudiencePrivate, a.audience.askerScope(ctx, "", m.Author.ID, nil)
-	} else {
+		in.Audience, in.Scope = bot.AudiencePrivate, scope
+	case !a.allowedGuild(m.GuildID):
+		a.refuseGuildMessage(ctx, m)
+		return
+	default:
 		ch, err := a.audience.channel(ctx, m.ChannelID)
 		if err != nil || !ch.IsThread() || !a.ownsThread(ch) {
 			return
@@ -37,39 +55,79 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 			a.logger.DebugContext(ctx, "discord thread message without content", slog.String("channel_id", m.ChannelID))
 			return
 		}
-		in.Conversation = conversationKey(m.GuildID, ch.ParentID, ch.ID)
-		in.Audience = bot.AudienceChannel
-		if in.Scope, err = a.audience.channelScope(ctx, m.GuildID, m.ChannelID); err != nil {
-			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
-			a.replyTo(ctx, m, rendered{Parts: []string{channelUnreadableText(rag.AnswerLang(in.Text))}})
+		if !a.firstDelivery(ctx, "discord:message:"+m.ID) {
 			return
 		}
-	}
-	if in.Text == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
-		return
+		if aud, err = a.audience.channelAudience(ctx, m.GuildID, m.ChannelID); err != nil {
+			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
+			a.replyTo(ctx, m, rendered{Parts: []string{channelRefusal(err, rag.AnswerLang(in.Text))}})
+			return
+		}
+		version, _ = a.settleChannel(ctx, m.GuildID, aud, false)
+		in.Conversation = conversationKey(m.GuildID, aud.channelID, m.ChannelID)
+		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
 	}
 	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
 		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))
 	}
 	out := a.handler.Handle(ctx, in, nil)
-	a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+	ids := a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
 	a.logger.InfoContext(ctx, "discord replied to message",
 		slog.String("guild_id", m.GuildID), slog.String("channel_id", m.ChannelID), slog.Int64("answer_id", out.AnswerID),
 		slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)), slog.String("scope", in.Scope.Key()),
 		slog.Duration("took", a.now().Sub(received)))
+	if m.GuildID != "" && out.AnswerID != 0 && len(ids) > 0 {
+		a.recordReply(ctx, out.AnswerID, "", replyRef{channel: m.ChannelID, messages: ids})
+		a.recheck(ctx, m.GuildID, aud, version, out.AnswerID)
+	}
 }
 
 // replyTo posts out in m's channel as a reply to m: the first part with the embed and buttons,
-// then the overflow parts.
-func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendered) {
+// then the overflow parts. It returns the ids of the messages posted (up to the first that
+// failed).
+func (a *Adapter) replyTo(ctx context.Context, m *discordgo.Message, out rendered) []string {
+	var ids []string
 	for n, part := range out.Parts {
 		send := &discordgo.MessageSend{Content: part, AllowedMentions: noMentions}
 		if n == 0 {
 			send.Embeds, send.Components, send.Reference = out.Embeds, out.Components, m.Reference()
 		}
-		if _, err := a.session.ChannelMessageSendComplex(m.ChannelID, send, discordgo.WithContext(ctx)); err != nil {
+		msg, err := a.session.ChannelMessageSendComplex(m.ChannelID, send, discordgo.WithContext(ctx))
+		if err != nil {
 			a.logger.ErrorContext(ctx, "discord send reply", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
-			return
+			return ids
+		}
+		if msg != nil && msg.ID != "" {
+			ids = append(ids, msg.ID)
 		}
 	}
+	return ids
+}
+
+// dmRefusal logs why a DM asker is refused and returns the words for them, in the question's
+// language.
+func (a *Adapter) dmRefusal(ctx context.Context, userID, question string, err error) string {
+	lang := rag.AnswerLang(question)
+	if errors.Is(err, errNotMember) {
+		a.logger.WarnContext(ctx, "discord DM refused: not a member of a configured guild", slog.String("user_id", userID))
+		return notMemberText(lang)
+	}
+	a.logger.ErrorContext(ctx, "discord DM refused: membership unknown", slog.String("user_id", userID), slog.Any("error", err))
+	return membershipUnknownText(lang)
+}
+
+// refuseGuildMessage handles a message from a guild that is not configured: a message in a
+// thread the bot owns (as far as it knows without asking Discord) gets a refusal, anything else
+// is ignored. Neither reads Discord on that guild's behalf.
+func (a *Adapter) refuseGuildMessage(ctx context.Context, m *discordgo.Message) {
+	if !a.ownsKnownThread(m.ChannelID) {
+		a.logger.DebugContext(ctx, "discord message from a guild that is not configured: ignored", slog.String("guild_id", m.GuildID))
+		return
+	}
+	a.logger.WarnContext(ctx, "discord message refused: not an allowed guild", slog.String("guild_id", m.GuildID),
+		slog.String("channel_id", m.ChannelID), slog.String("user_id", m.Author.ID))
+	if strings.TrimSpace(m.Content) == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
+		return
+	}
+	a.replyTo(ctx, m, rendered{Parts: []string{notAllowedGuildText(rag.AnswerLang(m.Content))}})
 }

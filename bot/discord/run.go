@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/citahq/cita/config"
 )
 
 // shutdownGrace is how long Run lets answers in progress finish after ctx ends.
@@ -20,7 +18,7 @@ func (a *Adapter) Start(ctx context.Context) error {
 	if err := a.RegisterCommands(ctx); err != nil {
 		return err
 	}
-	if a.cfg.Mode == config.DiscordModeGateway {
+	if a.opts.Mode == ModeGateway {
 		return a.Open(ctx)
 	}
 	return nil
@@ -28,24 +26,24 @@ func (a *Adapter) Start(ctx context.Context) error {
 
 // Run is the Discord adapter's life for `cita serve`: it builds the adapter, registers /ask,
 // connects the gateway (gateway mode) or mounts the interactions endpoint on mux at
-// cfg.HTTPPath (http mode; mux is required then), and blocks until ctx ends, then lets answers in
-// progress finish. It returns configuration, registration and gateway errors.
-func Run(ctx context.Context, cfg config.DiscordConfig, handler Handler, mux *http.ServeMux, logger *slog.Logger) error {
-	a, err := New(cfg, handler, logger)
+// opts.HTTPPath (http mode; mux is required then), and blocks until ctx ends, then lets answers
+// in progress finish. It returns option, registration and gateway errors.
+func Run(ctx context.Context, opts Options, mux *http.ServeMux) error {
+	a, err := New(opts)
 	if err != nil {
 		return err
 	}
-	if a.cfg.Mode == config.DiscordModeHTTP {
+	if a.opts.Mode == ModeHTTP {
 		if mux == nil {
 			return errors.New("discord http mode: no HTTP server to mount the interactions endpoint on")
 		}
-		mux.Handle("POST "+a.cfg.HTTPPath, a.HTTPHandler())
+		mux.Handle("POST "+a.opts.HTTPPath, a.HTTPHandler())
 	}
 	if err := a.Start(ctx); err != nil {
 		_ = a.Close(context.Background())
 		return fmt.Errorf("start discord adapter: %w", err)
 	}
-	a.logger.InfoContext(ctx, "discord adapter running", slog.String("mode", a.cfg.Mode), slog.Int("guilds", len(a.cfg.GuildIDs)))
+	a.logger.InfoContext(ctx, "discord adapter running", slog.String("mode", a.opts.Mode), slog.Int("guilds", len(a.opts.GuildIDs)))
 	<-ctx.Done()
 	closeCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

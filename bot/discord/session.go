@@ -16,14 +16,14 @@ const restTimeout = 30 * time.Second
 // discordgo computes its Endpoint* strings when the package loads, so changing
 // discordgo.EndpointDiscord later does nothing; the session's http.Client rewrites the scheme and
 // host of every request instead. It returns an error for an unparsable baseURL.
-func newSession(token, baseURL string, messageContent bool) (*discordgo.Session, error) {
+func newSession(token, baseURL string, intents discordgo.Intent) (*discordgo.Session, error) {
 	s, err := discordgo.New("Bot " + token)
 	if err != nil {
 		return nil, fmt.Errorf("create discord session: %w", err)
 	}
 	s.ShouldRetryOnRateLimit = true // sleep retry_after on a 429, then retry in the same bucket
 	s.MaxRestRetries = 3
-	s.Identify.Intents = gatewayIntents(messageContent)
+	s.Identify.Intents = intents
 	var transport http.RoundTripper = http.DefaultTransport
 	if baseURL != "" {
 		u, err := url.Parse(baseURL)
@@ -36,13 +36,17 @@ func newSession(token, baseURL string, messageContent bool) (*discordgo.Session,
 	return s, nil
 }
 
-// gatewayIntents are the events the bot needs: interactions come without intents; guild
-// messages and DMs carry thread follow-ups, and MESSAGE_CONTENT (privileged, enabled in the
-// Developer Portal) gives their text.
-func gatewayIntents(messageContent bool) discordgo.Intent {
+// gatewayIntents are the events the bot needs: interactions come without intents; GUILDS
+// carries role, channel and thread changes; guild messages and DMs carry thread follow-ups, and
+// MESSAGE_CONTENT (privileged, enabled in the Developer Portal) gives their text; GUILD_MEMBERS
+// (privileged too) tells of members joining, leaving and changing roles.
+func gatewayIntents(messageContent, memberEvents bool) discordgo.Intent {
 	i := discordgo.IntentsGuilds | discordgo.IntentsGuildMessages | discordgo.IntentsDirectMessages
 	if messageContent {
 		i |= discordgo.IntentsMessageContent
+	}
+	if memberEvents {
+		i |= discordgo.IntentsGuildMembers
 	}
 	return i
 }

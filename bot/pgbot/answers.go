@@ -27,17 +27,23 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 		timings[k] = float64(v.Microseconds()) / 1000
 	}
 	timingsJSON, _ := json.Marshal(timings) // a map of floats always encodes
+	steps, err := json.Marshal(nonNil(rec.Steps))
+	if err != nil {
+		return 0, fmt.Errorf("encode agent steps: %w", err)
+	}
 	c := rec.Conversation
 	var id int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
-			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id, created_at`,
+			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, lang, reply_ref,
+			agent_steps)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26) RETURNING id, created_at`,
 			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
 			rec.Question, rec.StandaloneQuery, rec.Text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
 			string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
-			rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached).Scan(&id, &rec.CreatedAt)
+			rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
+			steps).Scan(&id, &rec.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("insert answer: %w", err)
 		}
@@ -105,29 +111,43 @@ func consultedColumns(refs []bot.SourceRef) (docIDs []int64, chunkIDs []string, 
 // LoadTrace.
 func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, error) {
 	rec := &bot.AnswerRecord{ID: id}
-	var sources, hits, timings []byte
+	var sources, hits, timings, steps []byte
 	var reason string
 	var totalMS float64
+	var redactedAt *time.Time
 	c := &rec.Conversation
 	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
 		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
-		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached
+		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached,
+		lang, reply_ref, redacted_at, redaction_reason, agent_steps
 		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
 		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
 		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
-		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached)
+		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached,
+		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps)
 	if notFound(err) {
 		return nil, bot.ErrAnswerNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load answer %d: %w", id, err)
 	}
+	if redactedAt != nil {
+		rec.RedactedAt = *redactedAt
+	}
 	rec.Reason = bot.Reason(reason)
 	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
-	if err := decodeRecordJSON(rec, sources, hits, timings); err != nil {
+	if err := decodeRecordJSON(rec, sources, hits, timings, steps); err != nil {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// SetReplyRef implements bot.Store.
+func (s *Store) SetReplyRef(ctx context.Context, id int64, ref string) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE bot_answers SET reply_ref = $2 WHERE id = $1`, id, ref); err != nil {
+		return fmt.Errorf("record message of answer %d: %w", id, err)
+	}
+	return nil
 }
 
 func nonNil[T any](s []T) []T {

@@ -24,9 +24,11 @@ type PruneReport struct {
 // memory through their turns:
 //   - answers created before cutoff are deleted, with their turns, ratings and document links;
 //   - an answer one of whose documents was deleted, or whose document's groups no longer overlap
-//     the answer's scope (its audience may no longer read it), is redacted: its text, query,
-//     sources and top hits are emptied, its turns deleted, and redacted records why. Its
-//     metadata (who, when, timings, tokens) and ratings stay.
+//     the answer's scope (its audience may no longer read it), is redacted as an answer withdrawn
+//     from its conversation is (redactSet): its text, query, sources, top hits and agent steps
+//     are emptied, its turns deleted, and redacted_at and redaction_reason say when and why.
+//     Its metadata (who, when, timings, tokens) and ratings stay, and its message in the chat
+//     is left as it is (only a withdrawal edits it into a notice).
 //
 // It returns what it removed, or an error when the database fails (what was pruned before the
 // error stays pruned).
@@ -57,14 +59,19 @@ const redactSQL = `
 WITH stale AS (
 	SELECT ad.answer_id, bool_or(d.id IS NULL) AS gone
 	FROM bot_answer_documents ad
-	JOIN bot_answers a ON a.id = ad.answer_id AND a.redacted = ''
+	JOIN bot_answers a ON a.id = ad.answer_id AND a.redacted_at IS NULL
 	LEFT JOIN documents d ON d.id = ad.document_id
 	WHERE d.id IS NULL OR NOT d.groups && a.scope_groups
 	GROUP BY ad.answer_id
 ), turns AS (
 	DELETE FROM bot_turns t USING stale WHERE t.answer_id = stale.answer_id
 )
-UPDATE bot_answers a SET answer_text = '', standalone_query = '', sources = '[]', top_hits = '[]',
-	dropped_chunk_ids = '{}', redacted = CASE WHEN stale.gone THEN 'document_deleted' ELSE 'access_narrowed' END,
-	redacted_at = now()
+UPDATE bot_answers a SET ` + redactSet + `,
+	redaction_reason = CASE WHEN stale.gone THEN 'document_deleted' ELSE 'access_narrowed' END
 FROM stale WHERE a.id = stale.answer_id`
+
+// redactSet is what every redaction sets (with redaction_reason): when, and every copy of
+// document text emptied (the answer, the rewritten query, cited sources, top hits, dropped
+// chunks, agent steps). The question, the user's own words, stays.
+const redactSet = `redacted_at = now(), answer_text = '', standalone_query = '', sources = '[]', top_hits = '[]',
+	dropped_chunk_ids = '{}', agent_steps = '[]'`

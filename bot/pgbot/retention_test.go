@@ -2,6 +2,7 @@ package pgbot_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -79,7 +80,7 @@ func TestPruneEnforcesRetention(t *testing.T) {
 		t.Error("an answer whose documents still reach its scope was redacted")
 	}
 	why := map[int64]string{}
-	rows, err := env.Pool.Query(ctx, `SELECT id, redacted FROM bot_answers WHERE id = ANY($1)`, []int64{salary, vacation, home})
+	rows, err := env.Pool.Query(ctx, `SELECT id, redaction_reason FROM bot_answers WHERE id = ANY($1) AND (redacted_at IS NULL) = (redaction_reason = '')`, []int64{salary, vacation, home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,8 +99,15 @@ func TestPruneEnforcesRetention(t *testing.T) {
 	if err != nil || len(turns) != 2 || turns[1].Text != "three remote days [1]" {
 		t.Errorf("memory after pruning: %v (%v); want only the remote-work turns", texts(turns), err)
 	}
-	if _, err := env.Bot.LoadTrace(ctx, vacation, bot.Viewer{Conversation: thread, UserID: "UB", Scope: rag.MustScope("board", "everyone", "hr")}); err == nil {
-		t.Error("a redacted answer's trace is still shown")
+	if _, err := env.Bot.LoadTrace(ctx, vacation, bot.Viewer{Conversation: thread, UserID: "UB", Scope: rag.MustScope("board", "everyone", "hr")}); !errors.Is(err, bot.ErrNotVisible) || errors.Is(err, bot.ErrWithdrawn) {
+		t.Errorf("trace of an answer redacted by retention: %v, want ErrNotVisible (not withdrawn)", err)
+	}
+	if err := env.Bot.RecordFeedback(ctx, bot.Feedback{AnswerID: salary, Conversation: thread, UserID: "U2", Rating: 1}); !errors.Is(err, bot.ErrNotVisible) {
+		t.Errorf("feedback on an answer redacted by retention: %v, want ErrNotVisible", err)
+	}
+	// Retention leaves the chat messages as they are: no withdrawal notice to show.
+	if pending, err := env.Bot.RedactUnreadable(ctx, thread.Platform, thread.Workspace, thread.Channel, nil); err != nil || len(pending) != 0 {
+		t.Errorf("notices pending after retention's redactions: %+v (%v); want none", pending, err)
 	}
 	if rep, err = env.Bot.Prune(ctx, cutoff); err != nil || rep != (pgbot.PruneReport{}) {
 		t.Errorf("third prune %+v, %v; want nothing left to do", rep, err)

@@ -1,5 +1,6 @@
 // Package pgbot is the PostgreSQL implementation of bot.Store: answer records, the documents each
-// answer used, conversation turns, feedback and event dedupe (tables of migration 0003).
+// answer used, conversation turns, feedback and event dedupe (migration 0002), and the audience
+// versions every replica checks (migration 0009).
 package pgbot
 
 import (
@@ -25,15 +26,17 @@ var _ bot.Store = (*Store)(nil)
 // New returns a store on pool.
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-// RecentTurns implements bot.Store. A turn is kept only when every document its answer used
-// overlaps scope both as it was when answered and as it is now (a deleted document hides it).
+// RecentTurns implements bot.Store. A turn is kept only when its answer was not withdrawn and
+// every document the answer used overlaps scope both as it was when answered and as it is now
+// (a deleted document hides it).
 func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error) {
 	if scope.Empty() {
 		return nil, rag.ErrNoScope
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT role, body FROM (
-			SELECT t.id, t.role, t.body FROM bot_turns t
+		SELECT role, body, abstained FROM (
+			SELECT t.id, t.role, t.body, (t.role = 'assistant' AND (a.abstained OR a.reason <> '')) AS abstained
+			FROM bot_turns t JOIN bot_answers a ON a.id = t.answer_id AND a.redacted_at IS NULL
 			WHERE t.platform = $1 AND t.workspace = $2 AND t.channel = $3 AND t.thread = $4
 			  AND NOT EXISTS (
 				SELECT 1 FROM bot_answer_documents ad
@@ -49,7 +52,7 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 	}
 	turns, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (rag.Turn, error) {
 		var t rag.Turn
-		err := r.Scan(&t.Role, &t.Text)
+		err := r.Scan(&t.Role, &t.Text, &t.Abstained)
 		return t, err
 	})
 	if err != nil {
@@ -58,11 +61,12 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 	return turns, nil
 }
 
-// HasTurns implements bot.Store.
+// HasTurns implements bot.Store. It looks for a shown answer rather than its turns: a redacted
+// answer loses its turns (they copy document text) but the thread stays one the bot answered in.
 func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, error) {
 	var ok bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_turns
-		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4)`,
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_answers
+		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4 AND visible_to = '')`,
 		conv.Platform, conv.Workspace, conv.Channel, conv.Thread).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("look up conversation: %w", err)
@@ -72,7 +76,7 @@ func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, e
 
 // RecordFeedback implements bot.Store; a second click by the same user replaces the rating. The
 // visibility check is in the INSERT: the rating is stored only for an answer of the rater's
-// conversation that was not an ephemeral reply to someone else.
+// conversation that was not an ephemeral reply to someone else and was not redacted.
 func (s *Store) RecordFeedback(ctx context.Context, fb bot.Feedback) error {
 	if fb.Rating != 1 && fb.Rating != -1 {
 		return fmt.Errorf("rating %d: use +1 or -1", fb.Rating)
@@ -81,17 +85,14 @@ func (s *Store) RecordFeedback(ctx context.Context, fb bot.Feedback) error {
 	tag, err := s.pool.Exec(ctx, `INSERT INTO bot_feedback (answer_id, user_id, rating)
 		SELECT a.id, $2, $3 FROM bot_answers a
 		WHERE a.id = $1 AND a.platform = $4 AND a.workspace = $5 AND a.channel = $6 AND a.thread = $7
-		  AND (a.visible_to = '' OR a.visible_to = $2)
+		  AND (a.visible_to = '' OR a.visible_to = $2) AND a.redacted_at IS NULL
 		ON CONFLICT (answer_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, updated_at = now()`,
 		fb.AnswerID, fb.UserID, fb.Rating, c.Platform, c.Workspace, c.Channel, c.Thread)
 	if err != nil {
 		return fmt.Errorf("record feedback on answer %d: %w", fb.AnswerID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		if err := s.answerExists(ctx, fb.AnswerID); err != nil {
-			return err
-		}
-		return bot.ErrNotVisible
+		return s.whyNotVisible(ctx, fb.AnswerID, bot.Viewer{Conversation: c, UserID: fb.UserID})
 	}
 	return nil
 }

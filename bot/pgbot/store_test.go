@@ -141,6 +141,34 @@ func TestRecentTurnsFollowPermissionChangesAndDeletes(t *testing.T) {
 	}
 }
 
+// TestRecentTurnsHideAnswersFromWithheldDocuments: when a document's access can no longer be
+// resolved (sync withholds it), the answers that used it stop feeding follow-ups at once, and
+// feed them again once its access resolves.
+func TestRecentTurnsHideAnswersFromWithheldDocuments(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	answer(t, env, thread, "vacation?", "22 days", "", docID(t, env, "vacation.md"))
+	everyone := rag.MustScope("everyone")
+	if got, _ := env.Bot.RecentTurns(ctx, thread, everyone, 10); len(got) != 2 {
+		t.Fatalf("before: %v", texts(got))
+	}
+	if err := env.Index.WithholdDocument(ctx, "test", "vacation.md", "no access group"); err != nil {
+		t.Fatal(err)
+	}
+	for _, scope := range []rag.Scope{everyone, rag.MustScope("everyone", "hr")} {
+		if got, err := env.Bot.RecentTurns(ctx, thread, scope, 10); err != nil || len(got) != 0 {
+			t.Fatalf("with vacation.md withheld, %v still sees %v (%v)", scope.Groups(), texts(got), err)
+		}
+	}
+	if err := env.Index.SetGroups(ctx, "test", "vacation.md", []string{"everyone"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := env.Bot.RecentTurns(ctx, thread, everyone, 10); len(got) != 2 {
+		t.Fatalf("after its access resolves: %v", texts(got))
+	}
+}
+
 func TestEphemeralAnswersAreNotMemoryAndOnlyTheAskerRatesThem(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)
@@ -202,7 +230,7 @@ func TestLoadAnswerRoundTrip(t *testing.T) {
 		TopHits: []bot.HitRef{{ChunkID: 7, DocumentID: vac, Title: "Vacation policy", Score: 0.03, FTSRank: 1, VectorRank: 4}},
 		Timings: map[string]time.Duration{"search": 15 * time.Millisecond, "generate": 2 * time.Millisecond},
 		Total:   120 * time.Millisecond, Model: "extractive", PromptTokens: 10, CompletionTokens: 5,
-		Dropped: []int64{11, 12}, Cached: true}
+		Dropped: []int64{11, 12}, Cached: true, Lang: "es", ReplyRef: "1700000100.000009"}
 	rec.Consulted = rec.Sources
 	id, err := env.Bot.SaveAnswer(ctx, rec)
 	if err != nil {
@@ -214,7 +242,8 @@ func TestLoadAnswerRoundTrip(t *testing.T) {
 	}
 	if got.StandaloneQuery != rec.StandaloneQuery || got.Conversation != thread || len(got.Sources) != 1 ||
 		got.Sources[0].DocVersion != 3 || got.TopHits[0].VectorRank != 4 || got.Timings["search"] != 15*time.Millisecond ||
-		got.Total != 120*time.Millisecond || got.PromptTokens != 10 || len(got.Dropped) != 2 || got.Dropped[1] != 12 || !got.Cached {
+		got.Total != 120*time.Millisecond || got.PromptTokens != 10 || len(got.Dropped) != 2 || got.Dropped[1] != 12 || !got.Cached ||
+		got.Lang != "es" || got.ReplyRef != "1700000100.000009" || !got.RedactedAt.IsZero() {
 		t.Fatalf("loaded %+v\nsaved %+v", got, rec)
 	}
 	var groups []string
@@ -277,5 +306,31 @@ func TestIndexEmpty(t *testing.T) {
 	env.Add(t, bottest.Corpus[0])
 	if empty, err := env.Bot.IndexEmpty(ctx); err != nil || empty {
 		t.Fatalf("with one document IndexEmpty = %v, %v; want false", empty, err)
+	}
+}
+
+func TestRecentTurnsMarkAbstentions(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	vac := docID(t, env, "vacation.md")
+	answer(t, env, thread, "how many vacation days?", "23 days [1]", "", vac)
+	rec := &bot.AnswerRecord{Conversation: thread, AskerID: "U1", Question: "paternity leave?", StandaloneQuery: "paternity leave?",
+		Text: "I couldn't find this in our documentation. You could ask Paula Henao.", ScopeGroups: []string{"everyone"},
+		Abstained: true, AbstainReason: "weak_evidence"}
+	if _, err := env.Bot.SaveAnswer(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.Bot.RecentTurns(ctx, thread, rag.MustScope("everyone"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 {
+		t.Fatalf("turns %v, want 4", texts(got))
+	}
+	for i, want := range []bool{false, false, false, true} {
+		if got[i].Abstained != want {
+			t.Errorf("turn %d (%s) abstained=%v, want %v", i, texts(got)[i], got[i].Abstained, want)
+		}
 	}
 }

@@ -13,8 +13,9 @@ import (
 // with the whole access check in its WHERE (bot.Store.LoadTrace): the same conversation, not
 // someone else's ephemeral reply, a scope the viewer shares, and every document the answer used
 // readable by the viewer as it was then and as it is now (a deleted document hides the answer,
-// as it hides the turn from memory), and not redacted (Prune). Only the answer's groups the viewer holds are returned, and
-// uncited hits keep their ranks and score only.
+// as it hides the turn from memory), and not redacted (withdrawn or pruned: redacted_at). Only
+// the answer's groups the viewer holds are returned, and uncited hits keep their ranks and score
+// only.
 const traceSQL = `
 SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.question, a.standalone_query,
 	a.answer_text,
@@ -26,10 +27,11 @@ SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.qu
 			ELSE jsonb_strip_nulls(jsonb_build_object('score', h->'score', 'fts_rank', h->'fts_rank', 'vector_rank', h->'vector_rank'))
 			END ORDER BY t.ord), '[]'::jsonb)
 		FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord)),
-	a.timings_ms, a.total_ms, a.model, a.prompt_tokens, a.completion_tokens, a.created_at, a.cached
+	a.timings_ms, a.total_ms, a.model, a.prompt_tokens, a.completion_tokens, a.created_at, a.cached,
+	a.agent_steps
 FROM bot_answers a
 WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND a.thread = $5
-	AND a.redacted = ''
+	AND a.redacted_at IS NULL
 	AND (a.visible_to = '' OR a.visible_to = $6)
 	AND a.scope_groups && $7::text[]
 	AND NOT EXISTS (
@@ -41,56 +43,66 @@ WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND 
 // LoadTrace implements bot.Store.
 func (s *Store) LoadTrace(ctx context.Context, id int64, viewer bot.Viewer) (*bot.AnswerRecord, error) {
 	if viewer.Scope.Empty() || viewer.UserID == "" {
-		if err := s.answerExists(ctx, id); err != nil {
-			return nil, err
-		}
-		return nil, bot.ErrNotVisible
+		return nil, s.whyNotVisible(ctx, id, viewer)
 	}
 	rec := &bot.AnswerRecord{ID: id}
-	var sources, hits, timings []byte
+	var sources, hits, timings, steps []byte
 	var reason string
 	var totalMS float64
 	c, v := &rec.Conversation, viewer.Conversation
 	err := s.pool.QueryRow(ctx, traceSQL, id, v.Platform, v.Workspace, v.Channel, v.Thread, viewer.UserID, viewer.Scope.Groups()).Scan(
 		&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID, &rec.VisibleTo, &rec.Question, &rec.StandaloneQuery,
 		&rec.Text, &rec.ScopeGroups, &rec.OtherGroups, &rec.Abstained, &rec.AbstainReason, &reason, &rec.Evidence, &sources,
-		&hits, &timings, &totalMS, &rec.Model, &rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Cached)
+		&hits, &timings, &totalMS, &rec.Model, &rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Cached, &steps)
 	if notFound(err) {
-		if err := s.answerExists(ctx, id); err != nil {
-			return nil, err
-		}
-		return nil, bot.ErrNotVisible
+		return nil, s.whyNotVisible(ctx, id, viewer)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load trace of answer %d: %w", id, err)
 	}
 	rec.Reason = bot.Reason(reason)
 	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
-	if err := decodeRecordJSON(rec, sources, hits, timings); err != nil {
+	if err := decodeRecordJSON(rec, sources, hits, timings, steps); err != nil {
 		return nil, err
 	}
 	return rec, nil
 }
 
-// answerExists returns nil when answer id exists, bot.ErrAnswerNotFound when it does not.
-func (s *Store) answerExists(ctx context.Context, id int64) error {
-	var ok bool
-	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_answers WHERE id = $1)`, id).Scan(&ok); err != nil {
-		return fmt.Errorf("look up answer %d: %w", id, err)
-	}
-	if !ok {
+// whyNotVisible says why viewer may not see answer id: bot.ErrAnswerNotFound when there is no
+// such answer, bot.ErrWithdrawn when it was withdrawn from the conversation viewer acts from
+// (whose every reader was shown the notice), bot.ErrNotVisible otherwise; or a database error.
+func (s *Store) whyNotVisible(ctx context.Context, id int64, viewer bot.Viewer) error {
+	var inConversation bool
+	var reason string
+	v := viewer.Conversation
+	err := s.pool.QueryRow(ctx, `SELECT platform = $2 AND workspace = $3 AND channel = $4 AND thread = $5
+			AND (visible_to = '' OR visible_to = $6), redaction_reason
+		FROM bot_answers WHERE id = $1`, id, v.Platform, v.Workspace, v.Channel, v.Thread, viewer.UserID).Scan(&inConversation, &reason)
+	switch {
+	case notFound(err):
 		return bot.ErrAnswerNotFound
+	case err != nil:
+		return fmt.Errorf("look up answer %d: %w", id, err)
+	case inConversation && bot.RedactionReason(reason) == bot.RedactionAudience:
+		return bot.ErrWithdrawn
 	}
-	return nil
+	return bot.ErrNotVisible
 }
 
-// decodeRecordJSON fills the record's sources, top hits and timings from their jsonb columns.
-func decodeRecordJSON(rec *bot.AnswerRecord, sources, hits, timings []byte) error {
+// decodeRecordJSON fills the record's sources, top hits, timings and agent steps from their
+// jsonb columns.
+func decodeRecordJSON(rec *bot.AnswerRecord, sources, hits, timings, steps []byte) error {
 	if err := json.Unmarshal(sources, &rec.Sources); err != nil {
 		return fmt.Errorf("decode sources of answer %d: %w", rec.ID, err)
 	}
 	if err := json.Unmarshal(hits, &rec.TopHits); err != nil {
 		return fmt.Errorf("decode top hits of answer %d: %w", rec.ID, err)
+	}
+	if err := json.Unmarshal(steps, &rec.Steps); err != nil {
+		return fmt.Errorf("decode agent steps of answer %d: %w", rec.ID, err)
+	}
+	if len(rec.Steps) == 0 {
+		rec.Steps = nil
 	}
 	ms := map[string]float64{}
 	if err := json.Unmarshal(timings, &ms); err != nil {

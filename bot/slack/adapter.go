@@ -13,10 +13,14 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/rag"
 )
+
+// platform is the ConversationKey.Platform of every Slack conversation.
+const platform = "slack"
 
 // Options configures an Adapter.
 type Options struct {
@@ -29,9 +33,16 @@ type Options struct {
 	HTTPClient *http.Client
 
 	Handler *bot.Handler
-	Store   bot.Store
-	Access  *bot.AccessMap
-	// ScopeTTL bounds how long identities and channel scopes are cached; default 10 minutes.
+	// Store dedupes events, records feedback and keeps the audience versions every replica
+	// checks (bot.Audiences).
+	Store  bot.Store
+	Access *bot.AccessMap
+	// ChannelGroups pins channels to groups: a reply there uses at most these groups, within
+	// what every reader may read. Keys are channel ids (C…, G…) or names ("#people-ops"),
+	// resolved once by New.
+	ChannelGroups map[string][]string
+	// ScopeTTL bounds how long the workspace's people and user groups are reused when no change
+	// is recorded (a lost event); default 10 minutes. Channel members are never cached.
 	ScopeTTL time.Duration
 	// UpdateInterval spaces chat.update calls while an answer streams; default 1 s (Slack allows
 	// about one update per second per channel).
@@ -55,9 +66,15 @@ type Adapter struct {
 	botUserID string
 	teamID    string
 
-	identities *bot.TTLCache[bot.Identity]
-	scopes     *bot.TTLCache[rag.Scope]
-	roles      *bot.TTLCache[map[string][]string] // user id -> user group ids and handles
+	// Who reads what, cached under the audience versions (see directory.go).
+	people     *bot.VersionedCache[directory]
+	strangers  *bot.VersionedCache[person]              // users.info of accounts not in the directory
+	roles      *bot.VersionedCache[map[string][]string] // user id -> user group ids and handles
+	fullScopes *bot.VersionedCache[[]rag.Scope]         // the readers of every public channel
+	flight     singleflight.Group
+	pins       map[string]rag.Scope // channel id -> pinned groups
+	// pendingChecked spaces the retries of failed notices per channel (see settleChannel).
+	pendingChecked *bot.TTLCache[struct{}]
 
 	// work outlives the serving context so that answers in flight finish on shutdown.
 	work       context.Context
@@ -101,24 +118,37 @@ func New(ctx context.Context, opts Options) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("slack auth.test (check slack.bot_token and slack.api_url): %w", err)
 	}
+	pins, err := resolvePins(ctx, api, opts.ChannelGroups)
+	if err != nil {
+		return nil, err
+	}
 	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	return &Adapter{
 		api: api, opts: opts, logger: opts.Logger, botUserID: auth.UserID, teamID: auth.TeamID,
-		identities: bot.NewTTLCache[bot.Identity](opts.ScopeTTL, nil),
-		scopes:     bot.NewTTLCache[rag.Scope](opts.ScopeTTL, nil),
-		roles:      bot.NewTTLCache[map[string][]string](opts.ScopeTTL, nil),
-		work:       work, cancelWork: cancel,
+		people:     bot.NewVersionedCache[directory](opts.ScopeTTL, nil),
+		strangers:  bot.NewVersionedCache[person](opts.ScopeTTL, nil),
+		roles:      bot.NewVersionedCache[map[string][]string](opts.ScopeTTL, nil),
+		fullScopes: bot.NewVersionedCache[[]rag.Scope](opts.ScopeTTL, nil),
+		pins:       pins, pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, nil),
+		work: work, cancelWork: cancel,
 	}, nil
 }
 
 // BotUserID returns the bot's Slack user id (from auth.test).
 func (a *Adapter) BotUserID() string { return a.botUserID }
 
-// goWork runs fn in the background under the adapter's work context, counted for Shutdown.
+// goWork runs fn in the background under the adapter's work context, counted for Shutdown. A
+// panic in fn is logged with its stack instead of ending the server (the answer, slash and
+// button paths also recover on their own, to reply with a reason).
 func (a *Adapter) goWork(fn func(ctx context.Context)) {
 	a.inflight.Add(1)
 	go func() {
 		defer a.inflight.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				bot.LogPanic(a.work, a.logger, "panic in a slack worker", p)
+			}
+		}()
 		fn(a.work)
 	}()
 }

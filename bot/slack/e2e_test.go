@@ -193,7 +193,7 @@ func TestChannelScopeIsTheMembersIntersection(t *testing.T) {
 	if n := len(b.answerer.questions()); n != 2 {
 		t.Errorf("pipeline called %d times, want 2 (never for the channel without a common group)", n)
 	}
-	// member_joined_channel refreshes the cached scope: UEXT joins CHR, whose answers lose hr.
+	// UEXT joins CHR: its next answer loses hr (members are read at every answer).
 	b.fake.channel("CHR", "UHR", "UEXT", "UBOT")
 	b.postEvent(t, "member_joined_channel.json", event{EventID: "Ev44", Channel: "CHR", User: "UEXT", TS: "1700000000.000600"}, nil)
 	time.Sleep(100 * time.Millisecond)

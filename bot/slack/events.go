@@ -2,11 +2,13 @@ package slack
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/citahq/cita/bot"
@@ -54,12 +56,20 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 			a.answer(ctx, q)
 		}
 	case *slackevents.MemberJoinedChannelEvent:
-		a.forgetChannel(e.Channel)
-	case *slackevents.MemberLeftChannelEvent:
-		a.forgetChannel(e.Channel)
-	case *slackevents.SubteamMembersChangedEvent:
-		a.forgetUserGroups()
+		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
+	case *slackevents.SubteamMembersChangedEvent, *slackevents.SubteamUpdatedEvent, *slackevents.SubteamCreatedEvent:
+		a.bump(ctx, bot.SubjectRoles)
+	case *slackevents.TeamJoinEvent:
+		a.bump(ctx, bot.SubjectUsers)
+	case *slackevents.UserChangeEvent:
+		if cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.InnerEvent != nil {
+			a.userChanged(ctx, *cb.InnerEvent)
+		} else {
+			a.bump(ctx, bot.SubjectUsers)
+		}
 	}
+	// member_left_channel needs nothing (and is not subscribed): a channel's members are read
+	// at every answer there.
 }
 
 // followUp decides whether a message event is addressed to the bot without a mention: a DM, or a
@@ -93,32 +103,119 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 // conversation is the bot's key for q's thread: in a channel the thread's root; in a DM the DM
 // itself unless the question sits in a thread.
 func (a *Adapter) conversation(q question) bot.ConversationKey {
-	return bot.ConversationKey{Platform: "slack", Workspace: q.team, Channel: q.channel, Thread: q.threadTS}
+	return bot.ConversationKey{Platform: platform, Workspace: q.team, Channel: q.channel, Thread: q.threadTS}
 }
 
-// answer shows a placeholder at once, resolves who will see the reply, and streams the answer
-// into the placeholder.
+// answer shows a placeholder at once, resolves who can read the reply, and streams the answer
+// into the placeholder. A channel's readers are read from Slack for every answer; when they
+// changed, the answers they may not read are withdrawn first. A panic on the way is logged and
+// the asker told.
 func (a *Adapter) answer(ctx context.Context, q question) {
-	r := a.newReply(ctx, q)
-	var scope rag.Scope
-	var err error
-	audience := bot.AudienceChannel
-	if q.dm {
-		audience = bot.AudiencePrivate
-		scope, err = a.askerScope(ctx, q.user)
-	} else {
-		scope, err = a.channelScope(ctx, q.channel)
-	}
+	r := a.prepareReply(q)
 	text := a.stripMention(q.text)
-	if err != nil {
-		// Never search without knowing who reads the reply.
-		a.logger.ErrorContext(ctx, "resolve slack access", slog.String("channel_id", q.channel), slog.Any("error", err))
-		r.finish(ctx, bot.ReasonReply(text, bot.ReasonAccessUnknown))
+	defer func() {
+		if p := recover(); p != nil {
+			bot.LogPanic(ctx, a.logger, "panic while answering on slack", p, slog.String("channel_id", q.channel), slog.String("user_id", q.user))
+			r.finish(ctx, bot.ReasonReply(text, bot.ReasonInternalError))
+		}
+	}()
+	r.post(ctx, q.ts)
+	if q.dm {
+		scope, err := a.askerScope(ctx, q.user)
+		if err != nil {
+			a.accessUnknown(ctx, r, q, text, err)
+			return
+		}
+		r.finish(ctx, a.opts.Handler.Handle(ctx, a.incoming(q, r, text, scope, bot.AudiencePrivate), r.delta))
 		return
 	}
-	in := bot.Incoming{Conversation: a.conversation(q), UserID: q.user, Text: text,
-		Scope: scope, Audience: audience, ReceivedAt: q.received, Queued: r.queued}
-	r.finish(ctx, a.opts.Handler.Handle(ctx, in, r.delta))
+	v, err := a.audienceVersions(ctx, q.channel)
+	var aud audience
+	if err == nil {
+		aud, err = a.channelAudience(ctx, v, q.channel)
+	}
+	if err != nil {
+		a.accessUnknown(ctx, r, q, text, err)
+		return
+	}
+	version := a.settleChannel(ctx, q.team, q.channel, v, aud, false)
+	out := a.opts.Handler.Handle(ctx, a.incoming(q, r, text, aud.scope, bot.AudienceChannel), r.delta)
+	r.finish(ctx, out)
+	if out.AnswerID != 0 {
+		a.recheckChannel(ctx, q, version)
+	}
+}
+
+// incoming is the bot turn of q, replying through r.
+func (a *Adapter) incoming(q question, r *reply, text string, scope rag.Scope, audience bot.Audience) bot.Incoming {
+	return bot.Incoming{Conversation: a.conversation(q), UserID: q.user, Text: text, Scope: scope, Audience: audience,
+		ReceivedAt: q.received, Queued: r.queued, ReplyRef: r.ts}
+}
+
+// accessUnknown replies that access could not be resolved: never search without knowing who
+// reads the reply.
+func (a *Adapter) accessUnknown(ctx context.Context, r *reply, q question, text string, err error) {
+	a.logger.ErrorContext(ctx, "resolve slack access", slog.String("channel_id", q.channel), slog.Any("error", err))
+	r.finish(ctx, bot.ReasonReply(text, bot.ReasonAccessUnknown))
+}
+
+// recheckChannel closes the race of an answer in flight while the channel's readers changed:
+// when another replica recorded new readers between this answer's check (version) and its
+// saving, that replica's withdrawal may have run before the answer existed, so the channel is
+// checked again with fresh readers. (Either the other replica's check sees this saved answer,
+// or this read sees its new version.)
+func (a *Adapter) recheckChannel(ctx context.Context, q question, version int64) {
+	v, err := a.audienceVersions(ctx, q.channel)
+	if err == nil && v.channel == version {
+		return
+	}
+	var aud audience
+	if err == nil {
+		aud, err = a.channelAudience(ctx, v, q.channel)
+	}
+	if err != nil {
+		a.logger.ErrorContext(ctx, "recheck slack channel after answering; its next question checks again", slog.String("channel_id", q.channel), slog.Any("error", err))
+		return
+	}
+	a.settleChannel(ctx, q.team, q.channel, v, aud, true)
+}
+
+// bump records that subjects of the installation changed, for every replica. When that fails
+// the other replicas are not told, so this one at least forgets what it cached; theirs expire
+// within ScopeTTL.
+func (a *Adapter) bump(ctx context.Context, subjects ...string) {
+	if err := a.opts.Store.BumpAudience(ctx, platform, a.teamID, subjects...); err != nil {
+		a.logger.ErrorContext(ctx, "record slack audience change; other replicas see it within scope_cache_ttl", slog.Any("subjects", subjects), slog.Any("error", err))
+		a.people.Clear()
+		a.strangers.Clear()
+		a.roles.Clear()
+		a.fullScopes.Clear()
+	}
+}
+
+// userChanged handles user_change, which Slack sends for every profile edit (status, avatar):
+// the users version is bumped only when something access depends on changed (e-mail, guest,
+// bot or deactivated), or when this replica cannot tell.
+func (a *Adapter) userChanged(ctx context.Context, raw json.RawMessage) {
+	var body struct {
+		User slack.User `json:"user"`
+	}
+	if err := json.Unmarshal(raw, &body); err == nil && body.User.ID != "" {
+		if v, err := a.audienceVersions(ctx, ""); err == nil {
+			if d, ok := a.people.Get("", v.users); ok {
+				if old, ok := d[body.User.ID]; ok && samePerson(old, a.accountOf(body.User)) {
+					return
+				}
+			}
+		}
+	}
+	a.bump(ctx, bot.SubjectUsers)
+}
+
+// samePerson reports whether two records of an account grant the same access.
+func samePerson(x, y person) bool {
+	return x.deleted == y.deleted && x.identity.Guest == y.identity.Guest && x.identity.Bot == y.identity.Bot &&
+		strings.EqualFold(strings.TrimSpace(x.identity.Email), strings.TrimSpace(y.identity.Email))
 }
 
 // stripMention removes the bot's own mention from a message.

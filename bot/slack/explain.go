@@ -29,6 +29,9 @@ func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 	default:
 		fmt.Fprintf(&b, "*Evidence:* %.2f, %d cited source(s)\n", rec.Evidence, len(rec.Sources))
 	}
+	if lines := bot.StepLines(rec.Steps); len(lines) > 0 {
+		fmt.Fprintf(&b, "*Steps (agent mode):*\n%s\n", escape(truncate(strings.Join(lines, "\n"), 1500)))
+	}
 	head := b.String()
 	b.Reset()
 	if len(rec.TopHits) == 0 {

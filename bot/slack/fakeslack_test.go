@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +27,19 @@ type fakeUser struct {
 	ID, Email string
 	Bot       bool
 	Guest     bool
+	Deleted   bool
+	Team      string // "" means the workspace (T1); another team id makes a Slack Connect user
 }
+
+// fakeChannel is what conversations.info says of a channel. Channels are private unless marked
+// public, so a channel's readers are its members unless a test says otherwise.
+type fakeChannel struct {
+	Name                 string
+	Public, MPIM, Shared bool
+}
+
+// pageSize caps every paginated list, as Slack does (it may return fewer than asked).
+const pageSize = 100
 
 // fakeSlack is a loopback Slack: the Web API methods cita calls, speaking Slack's JSON, and a
 // Socket Mode websocket. It records every call.
@@ -37,16 +51,18 @@ type fakeSlack struct {
 	calls    []call
 	users    map[string]fakeUser
 	members  map[string][]string // channel -> members
-	groups   []map[string]any    // usergroups.list entries
+	info     map[string]fakeChannel
+	groups   []map[string]any // usergroups.list entries
 	ts       int
 	throttle map[string]int // method -> how many more calls answer 429
+	fail     map[string]int // method -> how many more calls answer ok:false
 	// socket mode
 	sockets chan *websocket.Conn
 	acks    chan map[string]any
 }
 
 func newFakeSlack(t *testing.T) *fakeSlack {
-	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, throttle: map[string]int{},
+	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{},
 		sockets: make(chan *websocket.Conn, 4), acks: make(chan map[string]any, 64)}
 	f.user(fakeUser{ID: "UBOT", Bot: true})
 	mux := http.NewServeMux()
@@ -70,6 +86,34 @@ func (f *fakeSlack) channel(id string, members ...string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.members[id] = members
+}
+
+// describe sets what conversations.info and conversations.list say of a channel.
+func (f *fakeSlack) describe(id string, c fakeChannel) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.info[id] = c
+}
+
+// userGroup sets the members of a user group (usergroups.list with include_users).
+func (f *fakeSlack) userGroup(id, handle string, users ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	entry := map[string]any{"id": id, "team_id": "T1", "handle": handle, "name": handle, "users": users, "user_count": len(users)}
+	for i, g := range f.groups {
+		if g["id"] == id {
+			f.groups[i] = entry
+			return
+		}
+	}
+	f.groups = append(f.groups, entry)
+}
+
+// failNext makes the next n calls of method answer {"ok":false,"error":"fatal_error"}.
+func (f *fakeSlack) failNext(method string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = n
 }
 
 func (f *fakeSlack) throttleNext(method string, n int) {
@@ -134,7 +178,13 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp map[string]any
+	if f.fail[method] > 0 {
+		f.fail[method]--
+		method = "failed"
+	}
 	switch method {
+	case "failed":
+		resp = map[string]any{"ok": false, "error": "fatal_error"}
 	case "auth.test":
 		resp = map[string]any{"ok": true, "url": "https://example.slack.com/", "team": "Example", "user": "cita", "team_id": "T1", "user_id": "UBOT", "bot_id": "B1"}
 	case "apps.connections.open":
@@ -156,10 +206,43 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 			resp = map[string]any{"ok": false, "error": "user_not_found"}
 			break
 		}
-		resp = map[string]any{"ok": true, "user": map[string]any{"id": u.ID, "team_id": "T1", "name": u.ID, "is_bot": u.Bot,
-			"is_restricted": u.Guest, "profile": map[string]any{"email": u.Email}}}
+		resp = map[string]any{"ok": true, "user": u.json()}
+	case "users.list":
+		var ids []string
+		for id, u := range f.users {
+			if u.Team == "" { // Slack Connect users are not listed
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+		page, next := paginate(ids, form)
+		var members []map[string]any
+		for _, id := range page {
+			members = append(members, f.users[id].json())
+		}
+		resp = map[string]any{"ok": true, "members": members, "response_metadata": map[string]any{"next_cursor": next}}
 	case "conversations.members":
-		resp = map[string]any{"ok": true, "members": f.members[form["channel"]], "response_metadata": map[string]any{"next_cursor": ""}}
+		page, next := paginate(f.members[form["channel"]], form)
+		resp = map[string]any{"ok": true, "members": page, "response_metadata": map[string]any{"next_cursor": next}}
+	case "conversations.info":
+		id := form["channel"]
+		if _, ok := f.members[id]; !ok {
+			resp = map[string]any{"ok": false, "error": "channel_not_found"}
+			break
+		}
+		resp = map[string]any{"ok": true, "channel": f.info[id].json(id)}
+	case "conversations.list":
+		var ids []string
+		for id := range f.members {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		page, next := paginate(ids, form)
+		var channels []map[string]any
+		for _, id := range page {
+			channels = append(channels, f.info[id].json(id))
+		}
+		resp = map[string]any{"ok": true, "channels": channels, "response_metadata": map[string]any{"next_cursor": next}}
 	case "usergroups.list":
 		resp = map[string]any{"ok": true, "usergroups": f.groups}
 	default:
@@ -168,6 +251,41 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+func (u fakeUser) json() map[string]any {
+	team := u.Team
+	if team == "" {
+		team = "T1"
+	}
+	return map[string]any{"id": u.ID, "team_id": team, "name": u.ID, "is_bot": u.Bot, "deleted": u.Deleted,
+		"is_restricted": u.Guest, "profile": map[string]any{"email": u.Email}}
+}
+
+func (c fakeChannel) json(id string) map[string]any {
+	name := c.Name
+	if name == "" {
+		name = strings.ToLower(id)
+	}
+	return map[string]any{"id": id, "name": name, "is_channel": !c.MPIM, "is_mpim": c.MPIM, "is_private": !c.Public,
+		"is_ext_shared": c.Shared, "is_shared": c.Shared}
+}
+
+// paginate returns the page of items the request's cursor (an offset) and limit ask for, at
+// most pageSize, and the next cursor ("" on the last page).
+func paginate(items []string, form map[string]string) ([]string, string) {
+	start, _ := strconv.Atoi(form["cursor"])
+	limit, _ := strconv.Atoi(form["limit"])
+	if limit <= 0 || limit > pageSize {
+		limit = pageSize
+	}
+	start = min(start, len(items))
+	end := min(start+limit, len(items))
+	next := ""
+	if end < len(items) {
+		next = strconv.Itoa(end)
+	}
+	return append([]string{}, items[start:end]...), next
 }
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}

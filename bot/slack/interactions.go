@@ -24,7 +24,13 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 	if thread == "" {
 		thread = cb.Message.ThreadTimestamp
 	}
-	conv := bot.ConversationKey{Platform: "slack", Workspace: cb.Team.ID, Channel: channel, Thread: thread}
+	conv := bot.ConversationKey{Platform: platform, Workspace: cb.Team.ID, Channel: channel, Thread: thread}
+	defer func() {
+		if p := recover(); p != nil {
+			bot.LogPanic(ctx, a.logger, "panic on a slack button", p, slog.String("channel_id", channel), slog.String("user_id", cb.User.ID))
+			a.ephemeral(ctx, channel, cb.User.ID, thread, slack.MsgOptionText(bot.ReasonText("en", bot.ReasonInternalError), false))
+		}
+	}()
 	for _, act := range cb.ActionCallback.BlockActions {
 		id, err := strconv.ParseInt(act.Value, 10, 64)
 		if err != nil {
@@ -42,6 +48,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		}
 	}
 }
+
+// withdrawnText answers a click on a withdrawn answer.
+const withdrawnText = "That answer was withdrawn: someone who can read this conversation now may not read its documents. Ask me in a direct message."
 
 func (a *Adapter) feedback(ctx context.Context, conv bot.ConversationKey, user string, answerID int64, rating int, thread string) {
 	err := a.opts.Store.RecordFeedback(ctx, bot.Feedback{AnswerID: answerID, Conversation: conv, UserID: user, Rating: rating})
@@ -67,6 +76,9 @@ func (a *Adapter) explain(ctx context.Context, conv bot.ConversationKey, user st
 		rec, err = a.opts.Store.LoadTrace(ctx, answerID, bot.Viewer{Conversation: conv, UserID: user, Scope: scope})
 	}
 	switch {
+	case errors.Is(err, bot.ErrWithdrawn):
+		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText(withdrawnText, false))
+		return
 	case errors.Is(err, bot.ErrAnswerNotFound), errors.Is(err, bot.ErrNotVisible):
 		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("I can't show how I answered that: it isn't an answer you were shown, or you may not read all of its sources.", false))
 		return

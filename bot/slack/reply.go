@@ -29,28 +29,32 @@ type reply struct {
 	dirty     bool
 	throttled bool
 	stop      chan struct{}
+	stopOnce  sync.Once
 	stopped   sync.WaitGroup
 }
 
-// newReply posts the placeholder in q's thread and starts the updater.
-func (a *Adapter) newReply(ctx context.Context, q question) *reply {
-	r := &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, stop: make(chan struct{})}
+// prepareReply returns q's reply before anything is posted (see post).
+func (a *Adapter) prepareReply(q question) *reply {
+	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, stop: make(chan struct{})}
+}
+
+// post shows the placeholder in the thread (or, when Slack refuses it, a 👀 reaction on the
+// question, ts) and starts the updater.
+func (r *reply) post(ctx context.Context, questionTS string) {
+	a := r.a
 	_, ts, err := a.api.PostMessageContext(ctx, r.channel, r.inThread(slack.MsgOptionText(a.opts.Placeholder, false))...)
 	if err != nil {
 		a.logger.WarnContext(ctx, "post slack placeholder", slog.String("channel_id", r.channel), slog.Any("error", err))
 		// A reaction is the cheaper visible acknowledgement when posting is throttled.
-		if rerr := a.api.AddReactionContext(ctx, "eyes", slack.ItemRef{Channel: q.channel, Timestamp: q.ts}); rerr == nil {
-			a.trace("placeholder", q.received)
+		if rerr := a.api.AddReactionContext(ctx, "eyes", slack.ItemRef{Channel: r.channel, Timestamp: questionTS}); rerr == nil {
+			a.trace("placeholder", r.received)
 		}
-	} else {
-		r.ts = ts
-		a.trace("placeholder", q.received)
+		return
 	}
-	if r.ts != "" {
-		r.stopped.Add(1)
-		go r.updateLoop(ctx)
-	}
-	return r
+	r.ts = ts
+	a.trace("placeholder", r.received)
+	r.stopped.Add(1)
+	go r.updateLoop(ctx)
 }
 
 // inThread adds the thread option to opts when the reply goes in a thread.
@@ -117,9 +121,10 @@ func (r *reply) updateLoop(ctx context.Context) {
 }
 
 // finish writes the final reply: into the placeholder when there is one (waiting out 429s),
-// else, or when that fails, as one new message in the thread.
+// else, or when that fails, as one new message in the thread, whose ts is then recorded with
+// the answer so it can be withdrawn in place. It may be called again after a panic.
 func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
-	close(r.stop)
+	r.stopOnce.Do(func() { close(r.stop) })
 	r.stopped.Wait()
 	blocks, fallback := renderReply(out)
 	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
@@ -135,13 +140,19 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		}
 		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 	}
-	err = withRetry(ctx, func() error {
-		_, _, err := r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
+	var ts string
+	err = withRetry(ctx, func() (err error) {
+		_, ts, err = r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
 		return err
 	})
 	if err != nil {
 		r.a.logger.ErrorContext(ctx, "post slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
 		return
+	}
+	if out.AnswerID != 0 {
+		if err := r.a.opts.Store.SetReplyRef(ctx, out.AnswerID, ts); err != nil {
+			r.a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
+		}
 	}
 	r.a.trace("final", r.received)
 }

@@ -53,27 +53,48 @@ type bundle struct {
 	adapter  *slackbot.Adapter
 	answerer *recorder
 	http     *httptest.Server
+	logs     *logBuffer
 
 	mu     sync.Mutex
 	traces map[string][]time.Duration
 }
 
 // setup wires a real store, pipeline and handler to an adapter talking to a fake Slack. The
-// workspace: U1, U2 (example.com: everyone), UHR (hr@example.com: hr too), UEXT (partner.com:
-// no group). Channels: C1 {U1,U2}, CHR {UHR}, CMIX {UHR,U1}, CEXT {U1,UEXT}, all with the bot.
+// workspace: U1, U2 (example.com: everyone), UHR (hr@example.com: hr too), UEXT (a guest from
+// partner.com: no group). Channels: C1 {U1,U2} is public; CHR {UHR}, CMIX {UHR,U1} and
+// CEXT {U1,UEXT} are private; all hold the bot.
 func setup(t *testing.T, tweak ...func(*slackbot.Options)) *bundle {
 	t.Helper()
 	b := &bundle{env: bottest.New(t), fake: newFakeSlack(t), traces: map[string][]time.Duration{}}
 	for _, u := range []fakeUser{{ID: "U1", Email: "ana@example.com"}, {ID: "U2", Email: "ben@example.com"},
-		{ID: "UHR", Email: "hr@example.com"}, {ID: "UEXT", Email: "contractor@partner.com"}} {
+		{ID: "UHR", Email: "hr@example.com"}, {ID: "UEXT", Email: "contractor@partner.com", Guest: true}} {
 		b.fake.user(u)
 	}
 	b.fake.channel("C1", "U1", "U2", "UBOT")
+	b.fake.describe("C1", fakeChannel{Name: "general", Public: true})
 	b.fake.channel("CHR", "UHR", "UBOT")
 	b.fake.channel("CMIX", "UHR", "U1", "UBOT")
 	b.fake.channel("CEXT", "U1", "UEXT", "UBOT")
-	b.answerer = &recorder{inner: b.env.Pipeline}
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	b.start(t, b.env.Pipeline, tweak...)
+	return b
+}
+
+// replica is a second `cita serve` on the same database and the same Slack workspace: its own
+// handler, adapter and caches, its own HTTP endpoint.
+func (b *bundle) replica(t *testing.T, tweak ...func(*slackbot.Options)) *bundle {
+	t.Helper()
+	r := &bundle{env: b.env, fake: b.fake, traces: map[string][]time.Duration{}}
+	r.start(t, b.env.Pipeline, tweak...)
+	return r
+}
+
+// start wires a handler answering with inner (through a recorder) to a new adapter and serves
+// its Events API endpoint.
+func (b *bundle) start(t *testing.T, inner bot.Answerer, tweak ...func(*slackbot.Options)) {
+	t.Helper()
+	b.answerer = &recorder{inner: inner}
+	b.logs = &logBuffer{t: t}
+	logger := slog.New(slog.NewTextHandler(b.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts := slackbot.Options{
 		BotToken: "xoxb-test", AppToken: "xapp-test", SigningSecret: secret, APIURL: b.fake.APIURL(),
 		Handler: bot.NewHandler(b.answerer, b.env.Bot, bot.HandlerOptions{Logger: logger, IndexEmpty: b.env.Bot.IndexEmpty}),
@@ -104,19 +125,32 @@ func setup(t *testing.T, tweak ...func(*slackbot.Options)) *bundle {
 	})
 	b.http = httptest.NewServer(a.HTTPHandler("/slack"))
 	t.Cleanup(b.http.Close)
-	return b
 }
 
-type testWriter struct{ t *testing.T }
+// logBuffer passes log lines to the test log and keeps them for assertions.
+type logBuffer struct {
+	t  *testing.T
+	mu sync.Mutex
+	b  strings.Builder
+}
 
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(p), "\n"))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
 	return len(p), nil
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // event is the data of the payload templates in testdata.
 type event struct {
-	EventID, Team, Channel, User, Text, TS, ThreadTS, ChannelType, BotID string
+	EventID, Team, Channel, User, Text, TS, ThreadTS, ChannelType, BotID, Email, Subteam string
 }
 
 func payload(t *testing.T, name string, data any) []byte {
@@ -177,17 +211,22 @@ func (b *bundle) postEvent(t *testing.T, name string, ev event, header http.Head
 }
 
 // finals returns the chat.update and chat.postMessage calls in channel that carry blocks (final
-// replies, not placeholders or streamed text).
+// replies, not placeholders, streamed text or the notices that withdraw answers).
 func (b *bundle) finals(channel string) []call {
 	var out []call
 	for _, m := range []string{"chat.update", "chat.postMessage"} {
 		for _, c := range b.fake.callsTo(m) {
-			if c.Form["channel"] == channel && c.Form["blocks"] != "" {
+			if c.Form["channel"] == channel && c.Form["blocks"] != "" && !isNotice(c) {
 				out = append(out, c)
 			}
 		}
 	}
 	return out
+}
+
+// isNotice reports whether a call withdraws an answer (the notice that replaces it).
+func isNotice(c call) bool {
+	return strings.Contains(c.Form["text"], "I withdrew this answer") || strings.Contains(c.Form["text"], "Retiré esta respuesta")
 }
 
 func (b *bundle) waitFinals(t *testing.T, channel string, n int) []call {

@@ -17,7 +17,14 @@ func (a *Adapter) slashAck() map[string]string {
 
 // handleSlash answers /cita <question> ephemerally, with the asker's own groups.
 func (a *Adapter) handleSlash(ctx context.Context, cmd slack.SlashCommand, received time.Time) {
-	conv := bot.ConversationKey{Platform: "slack", Workspace: cmd.TeamID, Channel: cmd.ChannelID}
+	conv := bot.ConversationKey{Platform: platform, Workspace: cmd.TeamID, Channel: cmd.ChannelID}
+	defer func() {
+		if p := recover(); p != nil {
+			bot.LogPanic(ctx, a.logger, "panic while answering /cita", p, slog.String("user_id", cmd.UserID))
+			out := bot.ReasonReply(cmd.Text, bot.ReasonInternalError)
+			a.ephemeral(ctx, cmd.ChannelID, cmd.UserID, "", slack.MsgOptionText(out.Text, false))
+		}
+	}()
 	var out bot.Outgoing
 	scope, err := a.askerScope(ctx, cmd.UserID)
 	if err != nil {

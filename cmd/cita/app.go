@@ -29,6 +29,9 @@ type app struct {
 	store    *pgstore.Store
 	embedder embedder
 	search   *rag.Hybrid
+	// translator translates queries for cross-lingual search; its Translator is nil when none
+	// is installed.
+	translator offlineTranslator
 }
 
 // loadConfig reads the configuration file named by --config (none is fine).
@@ -85,13 +88,27 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &app{
-		cfg: cfg, pool: pool, store: store, embedder: emb,
-		search: rag.NewHybrid(store, emb, rag.DefaultHybridOptions()),
-	}, nil
+	tr, err := newTranslator(e.translator, e.logger)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	a := &app{cfg: cfg, pool: pool, store: store, embedder: emb, translator: tr}
+	a.search = rag.NewHybrid(store, emb, a.hybridOptions())
+	return a, nil
 }
 
-func (a *app) Close() { a.pool.Close() }
+// hybridOptions are the default fusion options with the app's translator.
+func (a *app) hybridOptions() rag.HybridOptions {
+	opts := rag.DefaultHybridOptions()
+	opts.Translator = a.translator.Translator
+	return opts
+}
+
+func (a *app) Close() {
+	a.translator.stop()
+	a.pool.Close()
+}
 
 func newEmbedder(cfg *config.Config, e *env) (embedder, error) {
 	switch cfg.Embedder.Provider {

@@ -100,15 +100,40 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	if ans.Cached {
 		fmt.Fprintf(w, "served from the answer cache in %s (the cited documents are unchanged)\n", ans.Timings["cache"].Round(10_000))
 	}
-	if ans.Abstained {
-		fmt.Fprintf(w, "abstained: %s (evidence %.2f)\n", ans.AbstainReason, ans.Evidence)
-	} else {
-		fmt.Fprintf(w, "evidence: %.2f\n", ans.Evidence)
+	expect := string(ans.Expect.Kind)
+	if ans.Expect.Unit != "" {
+		expect += " (" + ans.Expect.Unit + ")"
 	}
+	fmt.Fprintf(w, "the question asks for: %s\n", expect)
+	if ans.Abstained {
+		fmt.Fprintf(w, "abstained: %s (answer support %.2f, threshold %.2f)\n", ans.AbstainReason, ans.Evidence, rag.DefaultMinEvidence)
+	} else {
+		fmt.Fprintf(w, "answer support: %.2f\n", ans.Evidence)
+	}
+	for i, q := range ans.Quotes {
+		role := "direct answer"
+		if i > 0 {
+			role = "related"
+		}
+		fmt.Fprintf(w, "quote %d (%s, [%d], %s, score %.2f): matched %s; %s\n", i+1, role, q.N, q.Kind, q.Score,
+			strings.Join(q.Matched, ", "), q.AnswerKind)
+	}
+	writeSteps(w, ans)
 	if ans.Search == nil {
 		return
 	}
+	if len(ans.Steps) > 0 {
+		fmt.Fprintln(w, "passages the tools showed the model:")
+		for i, h := range ans.Search.Hits {
+			fmt.Fprintf(w, "  %d. chunk %d  %s — %s\n", i+1, h.ChunkID, h.Heading, h.Path)
+		}
+		writeTimings(w, ans)
+		return
+	}
 	tr := ans.Search.Trace
+	if tr.Translated != "" {
+		fmt.Fprintf(w, "also searched in %s: %s (%s)\n", tr.TranslatedLang, tr.Translated, tr.Timings["translate"].Round(10_000))
+	}
 	fmt.Fprintf(w, "full-text terms: %s\n", strings.Join(tr.Terms, " "))
 	fmt.Fprintf(w, "weights: fts %.2f, vector %.2f\n", tr.Weights[rag.ArmFTS], tr.Weights[rag.ArmVector])
 	// Chunks are named by their place in the fused order below, never by database ids: ids are
@@ -151,10 +176,44 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 		}
 		fmt.Fprintf(w, "dropped by the context budget: fused %v\n", at)
 	}
+	writeTimings(w, ans)
+}
+
+func writeTimings(w io.Writer, ans *rag.Answer) {
 	for stage, d := range ans.Timings {
 		fmt.Fprintf(w, "%s: %s  ", stage, d.Round(10_000))
 	}
 	fmt.Fprintln(w)
+}
+
+// writeSteps lists an agent answer's tool calls, or why the agent fell back to one search.
+func writeSteps(w io.Writer, ans *rag.Answer) {
+	if ans.AgentFallback != "" {
+		fmt.Fprintf(w, "agent mode fell back to a single search: %s\n", ans.AgentFallback)
+	}
+	if len(ans.Steps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "agent steps (%d):\n", len(ans.Steps))
+	for _, st := range ans.Steps {
+		fmt.Fprintf(w, "  %s\n", stepText(st))
+	}
+}
+
+// stepText is one agent step on one line: `1. search "taxi receipts" -> 5 passages (12ms)`.
+func stepText(st rag.AgentStep) string {
+	what := st.Tool
+	switch st.Tool {
+	case "search":
+		what = fmt.Sprintf("search %q", st.Query)
+	case "get_document":
+		what = fmt.Sprintf("get_document %d", st.DocumentID)
+	}
+	got := fmt.Sprintf("%d passage(s)", st.Results)
+	if st.Error != "" {
+		got = st.Error
+	}
+	return fmt.Sprintf("%d. %s -> %s (%s)", st.N, what, got, st.Took.Round(10_000))
 }
 
 func rankText(r int) string {
@@ -191,6 +250,12 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 	if ans.Abstained {
 		out["abstain_reason"] = ans.AbstainReason
 	}
+	if len(ans.Steps) > 0 {
+		out["steps"] = ans.Steps
+	}
+	if ans.AgentFallback != "" {
+		out["agent_fallback"] = ans.AgentFallback
+	}
 	sources := []jsonSource{}
 	for _, s := range ans.Sources {
 		sources = append(sources, jsonSource{N: s.N, DocumentID: s.DocumentID, ChunkID: s.ChunkID, Path: s.Path, URL: s.URL,
@@ -208,7 +273,8 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 		for k, v := range ans.Timings {
 			timings[k] = float64(v.Microseconds()) / 1000
 		}
-		out["trace"] = map[string]any{"terms": tr.Terms, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+		out["trace"] = map[string]any{"terms": tr.Terms, "translated": tr.Translated, "translated_lang": tr.TranslatedLang,
+			"weights": tr.Weights, "arms": tr.Arms, "fused": fused,
 			"dropped": ans.Dropped, "timings_ms": timings}
 	}
 	enc := json.NewEncoder(w)

@@ -24,7 +24,8 @@ about 10% of the chunks, the same filtered query as a plain pgvector top-k (p95 
 the HNSW index's recall@10 against an exact scan under that filter, and the answer cache's hit
 latency p50/p95 (answers citing 3-5 documents, checked against their versions) beside its miss
 p95 under another scope. --million adds a 1M-chunk run (allow an hour). --json prints one JSON
-object per size.
+object per size. cita bench --mcp measures the MCP server's search tool instead (cita help bench
+--mcp is in docs/mcp.md).
 
 Flags:
 `,
@@ -35,6 +36,9 @@ Flags:
 func runBench(ctx context.Context, e *env, args []string) error {
 	if loadRequested(args) { // cita bench --load N: see cmd_bench_load.go
 		return runLoadBench(ctx, e, args)
+	}
+	if mcpBenchRequested(args) { // cita bench --mcp: see cmd_bench_mcp.go
+		return runMCPBench(ctx, e, args)
 	}
 	fs := newFlags("bench", e, commands["bench"].usage)
 	sizes := fs.String("sizes", "10000,100000", "comma-separated corpus sizes in chunks")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/translate"
 )
 
 // doctorTimeout bounds each network check of `cita doctor`.
@@ -27,7 +28,9 @@ func init() {
 Checks what cita needs and prints ok or FAIL for each, with the fix: the configuration is
 valid; the database answers; pgvector is 0.8 or newer; the schema is at the newest migration;
 the tokens of the enabled chat adapters are present; the chat and embedding endpoints answer
-GET /models (when configured). Exits 1 when a check fails. It changes nothing (it does not
+GET /models (when configured); the offline translator for cross-lingual search (Apertium)
+translates (a WARN when it is missing: search then stays monolingual). Exits 1 when a check
+fails. It changes nothing (it does not
 migrate).
 `,
 		run: runDoctor,
@@ -35,9 +38,10 @@ migrate).
 }
 
 // checkResult is one line of the doctor's report.
+// A warning (warn) is a missing optional part: printed with its fix, it does not fail the run.
 type checkResult struct {
 	name, detail, fix string
-	ok                bool
+	ok, warn          bool
 }
 
 func (c checkResult) print(w io.Writer) {
@@ -45,7 +49,11 @@ func (c checkResult) print(w io.Writer) {
 		fmt.Fprintf(w, "ok    %s: %s\n", c.name, c.detail)
 		return
 	}
-	fmt.Fprintf(w, "FAIL  %s: %s\n", c.name, c.detail)
+	label := "FAIL"
+	if c.warn {
+		label = "WARN"
+	}
+	fmt.Fprintf(w, "%-5s %s: %s\n", label, c.name, c.detail)
 	if c.fix != "" {
 		fmt.Fprintf(w, "      fix: %s\n", c.fix)
 	}
@@ -59,7 +67,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 	failed := false
 	report := func(c checkResult) {
 		c.print(e.stdout)
-		failed = failed || !c.ok
+		failed = failed || !c.ok && !c.warn
 	}
 	cfg, err := effectiveConfig(e)
 	if err != nil {
@@ -78,6 +86,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 	for _, c := range checkAdapters(cfg) {
 		report(c)
 	}
+	report(checkTranslation(ctx, translate.ApertiumOptions{Logger: e.logger}, ""))
 	client := &http.Client{Timeout: doctorTimeout}
 	if cfg.Chat.BaseURL != "" {
 		report(checkEndpoint(ctx, client, "chat endpoint", cfg.Chat.BaseURL, cfg.Chat.APIKey, "chat.base_url", "CITA_CHAT_API_KEY"))

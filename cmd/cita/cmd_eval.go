@@ -8,21 +8,36 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/eval"
-	"github.com/citahq/cita/sync/indexer"
 )
 
 func init() {
 	register("eval", &command{
-		summary: "measure retrieval quality on a BEIR-layout dataset",
+		summary: "measure retrieval or answer quality on an evaluation set",
 		usage: `Usage: cita eval --dataset DIR [--mode fts|vector|hybrid|all] [--k 10] [--json]
+       cita eval --answers DIR [--json] [--misses]
+       cita eval --rewrites FILE [--json]
+       cita eval --abstain --dataset DIR [--json]
 
 Indexes the dataset's corpus.jsonl into an isolated namespace (a schema of its own that neither
 sees nor touches your documents, dropped afterwards), runs queries.jsonl, and scores the rankings
 against qrels/test.tsv: nDCG@10, Recall@10, MRR@10, Recall@100, and query latency p50/p95 for each
 mode. Queries with a "history" field are rewritten into standalone queries first. --json prints
-one JSON object per mode.
+one JSON object per mode. Corpus entries with no text are skipped (and counted). Search runs
+as cita is wired, with the offline translator for cross-lingual search when it is installed;
+--translator compares the translators (or turns it off).
+
+--answers DIR measures answers, not rankings, on a handbook set: DIR/corpus/ (documents) and
+DIR/questions.jsonl (id, question, lang, answerable, gold_files, gold_answer, alt_answers, kind).
+The corpus is indexed into an isolated namespace and every question is asked through the
+pipeline the chat adapters use (offline, or the configured chat model), without the answer
+cache. It prints, overall and per language: the share of answerable questions whose first source
+is a gold file, that cite a gold file, whose answer contains the gold answer or an alternative
+(case and accents folded), and that were refused; the share of unanswerable questions declined;
+and latency p50/p95. --misses lists every miss with the sources it cited; --json prints one
+object with every question's outcome (only the misses with --misses).
 
 Flags:
 `,
@@ -35,12 +50,20 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
 	mode := fs.String("mode", "all", "fts, vector, hybrid or all")
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
+	answers := fs.String("answers", "", "measure answers on a handbook set: DIR/corpus/ and DIR/questions.jsonl")
+	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
+	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
-	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3 (for calibration)")
+	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3, and the translation's (translated=0.7, translated_vector=1) (for calibration)")
+	translator := fs.String("translator", "auto", "offline query translator for cross-lingual search: auto (Apertium when installed), apertium, freedict, both or off")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	e.translator = *translator
+	if *answers != "" {
+		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
@@ -65,16 +88,16 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeApp()
-	ix := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger)
-	rep, err := ix.Sync(ctx, "eval:"+ds.Name, eval.Items(ds, []string{"eval"}), true)
+	docs, empty := ds.Documents()
+	rep, err := evalindex.Documents(ctx, a.store, a.embedder, e.logger, "eval:"+ds.Name, docs, []string{"eval"})
 	if err != nil {
 		return err
 	}
-	if len(rep.Failed) > 0 {
-		return fmt.Errorf("indexing the corpus: %d documents failed, first: %s: %v", len(rep.Failed), rep.Failed[0].ExternalID, rep.Failed[0].Err)
-	}
 	if !*asJSON {
-		fmt.Fprintf(e.stdout, "%s: %d documents (%d chunks), %d queries\n", ds.Name, len(ds.Corpus), rep.Chunks, len(ds.Queries))
+		fmt.Fprintf(e.stdout, "%s: %d documents (%d chunks), %d queries\n", ds.Name, len(docs), rep.Chunks, len(ds.Queries))
+		if empty > 0 {
+			fmt.Fprintf(e.stdout, "skipped %d documents with no text\n", empty)
+		}
 		fmt.Fprintf(e.stdout, "%-7s %8s %9s %7s %10s %7s %7s\n", "mode", "nDCG@10", "Recall@10", "MRR@10", "Recall@100", "p50 ms", "p95 ms")
 	}
 	rewriter, err := a.rewriter(ctx, e)
@@ -82,14 +105,21 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *weights != "" {
-		opts := rag.DefaultHybridOptions()
+		opts := a.hybridOptions()
 		for _, kv := range splitList(*weights) {
 			var arm string
 			var w float64
 			if _, err := fmt.Sscanf(strings.Replace(kv, "=", " ", 1), "%s %g", &arm, &w); err != nil {
 				return fmt.Errorf("--weights %q: want arm=weight", kv)
 			}
-			opts.Weights[rag.Arm(arm)] = w
+			switch arm {
+			case "translated": // the translated words' weight in the full-text arm
+				opts.TranslatedWeight = w
+			case "translated_vector": // the translation's weight in the vector arm's query vector
+				opts.TranslatedVectorWeight = w
+			default:
+				opts.Weights[rag.Arm(arm)] = w
+			}
 		}
 		a.search = rag.NewHybrid(a.store, a.embedder, opts)
 	}

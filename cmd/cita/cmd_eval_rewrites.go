@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/eval"
 	"github.com/citahq/cita/rag/rewrite"
-	"github.com/citahq/cita/sync/indexer"
 )
 
 // runRewriteEval reports, on a CANARD file, how much of the human rewrites' added content each
@@ -56,7 +56,8 @@ func runRewriteEval(ctx context.Context, e *env, path string, asJSON bool) error
 		variants[rw.name] = eval.RewriteAll(ctx, rw.r, samples)
 	}
 	base := eval.ConversationDataset(samples, func(i int, s rewrite.Sample) string { return s.Question })
-	rep, err := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger).Sync(ctx, "eval:canard", eval.Items(base, []string{"eval"}), true)
+	docs, _ := base.Documents()
+	rep, err := evalindex.Documents(ctx, a.store, a.embedder, e.logger, "eval:canard", docs, []string{"eval"})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/citahq/cita/bot/pgbot"
 	slackbot "github.com/citahq/cita/bot/slack"
 	"github.com/citahq/cita/internal/metrics"
+	"github.com/citahq/cita/mcpserver"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/scheduler"
@@ -28,14 +29,16 @@ func init() {
 		usage: `Usage: cita serve [--listen ADDR]
 
 Runs what the configuration enables: the Slack adapter ("slack:", see docs/slack.md), the
-Discord adapter ("discord:", docs/discord.md) and the sync scheduler ("sources:", docs/sync.md),
-with one HTTP server on the listen address (default :8080):
+Discord adapter ("discord:", docs/discord.md), the MCP server for AI assistants and IDEs
+("mcp: {enabled: true}", docs/mcp.md) and the sync scheduler ("sources:", docs/sync.md), with one
+HTTP server on the listen address (default :8080):
 
   GET /healthz   200 while the process runs (liveness)
   GET /readyz    200 when the database answers and its schema is current (readiness)
   GET /metrics   Prometheus metrics
   <slack.path>/events, /interactions, /commands      Slack in http mode
   <discord.http_path>                                Discord in http mode
+  /mcp           the MCP server (streamable HTTP), with mcp.enabled
 
 Answers run on server.workers workers with a line of server.queue_size questions; past it askers
 get a "busy" reply. Logs are JSON when stderr is not a terminal (server.log.format to choose).
@@ -80,8 +83,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	if !sc.Enabled() && !dc.Enabled() && len(a.cfg.Sources) == 0 {
-		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, or sources in the configuration; see docs/slack.md, docs/discord.md and docs/sync.md")
+	if err := dc.Validate(); err != nil {
+		return err
+	}
+	if !sc.Enabled() && !dc.Enabled() && !a.cfg.MCP.Enabled && len(a.cfg.Sources) == 0 {
+		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, mcp.enabled, or sources in the configuration; see docs/slack.md, docs/discord.md, docs/mcp.md and docs/sync.md")
 	}
 	sc = sc.WithDefaults()
 
@@ -98,6 +104,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	go a.warmTranslator(ctx, e.logger)
 	p, err := a.pipeline(ctx, e)
 	if err != nil {
 		return err
@@ -117,17 +124,23 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IndexEmpty:         store.IndexEmpty,
 		Logger:             e.logger,
 	})
-	access := bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)
-	directoryRefresher, err := withIdentityGroups(ctx, a, access, e.logger)
+	identity := identityGroupsOf(a.cfg.Identity, a.pool)
+	directoryRefresher, err := identity.refresher(ctx, a.cfg.Identity, e.logger)
 	if err != nil {
 		return err
+	}
+	var discordOpts discord.Options
+	if dc.Enabled() {
+		if discordOpts, err = discordOptions(dc, handler, e.logger); err != nil {
+			return err
+		}
 	}
 	var adapter *slackbot.Adapter
 	if sc.Enabled() {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:   access,
-			ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
+			Access:        identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
+			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 		}
@@ -154,13 +167,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if adapter != nil && sc.Mode == "http" {
 		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
 	}
+	if a.cfg.MCP.Enabled {
+		mux.Handle(mcpserver.Path, a.mcpServer(p, queue, userLimit, identity, e.logger).Handler())
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.Bool("slack", sc.Enabled()),
-		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Int("sources", len(a.cfg.Sources)),
+		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Bool("mcp", a.cfg.MCP.Enabled), slog.Int("sources", len(a.cfg.Sources)),
 		slog.Int("workers", server.Workers), slog.Int("queue_size", server.QueueSize))
 
 	sched.Start(ctx)
@@ -176,7 +192,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
 	}
 	if dc.Enabled() {
-		g.Go(func() error { return discord.Run(gctx, dc, handler, mux, e.logger) })
+		g.Go(func() error { return discord.Run(gctx, discordOpts, mux) })
 	}
 	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
 	if a.cfg.Cache.On() {

@@ -22,13 +22,20 @@ import (
 func init() {
 	register("sync", &command{
 		summary: "sync the configured sources (folders, Google Drive, S3) now",
-		usage: `Usage: cita sync [--source NAME] [--full] [--dry-run]
+		usage: `Usage: cita sync [--source NAME] [--full] [--dry-run] [--allow-mass-delete]
 
 Runs one pass of every source in the configuration's "sources" list (or only --source NAME):
-lists it, indexes new and changed documents, updates access groups without re-embedding, and
-removes documents gone from the source, but only after a listing that completed. Each run is
-recorded in the run history (see "cita sources"). A source being synced by another process is
-skipped. Google Drive sources use the changes API between full listings; --full forces one.
+lists it, indexes new and changed documents, updates access groups without re-embedding,
+withholds documents whose access cannot be resolved, and removes documents gone from the
+source, but only after a listing that completed. Each run is recorded in the run history (see
+"cita sources"). A source being synced by another process is skipped. Google Drive sources use
+the changes API between full listings; --full forces one.
+
+A pass that would delete more than the source's max_delete_fraction of its documents (default
+0.2, beyond 3 documents), or all of them, deletes nothing and exits 1 saying so: an unmounted
+share, a revoked Drive share or a wrong S3 prefix look like that. When the documents are really
+gone, confirm with --source NAME --allow-mass-delete, which applies that one source's deletions
+in this one run.
 
 Flags:
 `,
@@ -39,7 +46,8 @@ Flags:
 		usage: `Usage: cita sources
 
 Lists each configured source with its type, schedule, next scheduled run, and its last run:
-when it started, how long it took, its counts, and its error if any.
+when it started, how long it took, its counts, and its error if any; then the documents withheld
+now (readable by nobody because their access could not be resolved), with the reason.
 `,
 		run: runSources,
 	})
@@ -50,8 +58,12 @@ func runSync(ctx context.Context, e *env, args []string) error {
 	only := fs.String("source", "", "sync only this source")
 	full := fs.Bool("full", false, "list everything, even where a change feed could be used")
 	dryRun := fs.Bool("dry-run", false, "count what would change; write nothing")
+	allowMassDelete := fs.Bool("allow-mass-delete", false, "apply this run's deletions even when they exceed max_delete_fraction or are all of the source's documents (needs --source)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *allowMassDelete && *only == "" {
+		return errors.New("--allow-mass-delete confirms one source's deletions: give --source NAME too")
 	}
 	a, err := openApp(ctx, e, "")
 	if err != nil {
@@ -72,7 +84,8 @@ func runSync(ctx context.Context, e *env, args []string) error {
 			continue
 		}
 		prog := newProgress(e.stdout, cfg.Name)
-		res, err := runner.Run(ctx, src, syncrun.RunOptions{Full: *full, DryRun: *dryRun, Listed: prog.listed, Progress: prog.step})
+		res, err := runner.Run(ctx, src, syncrun.RunOptions{Full: *full, DryRun: *dryRun, AllowMassDelete: *allowMassDelete,
+			Listed: prog.listed, Progress: prog.step})
 		prog.done()
 		if errors.Is(err, syncrun.ErrBusy) {
 			fmt.Fprintf(e.stdout, "%s: skipped, another process is syncing it\n", cfg.Name)
@@ -123,10 +136,13 @@ func printRun(e *env, res syncrun.Result, dryRun bool) {
 	if dryRun {
 		prefix = "(dry run, nothing written) "
 	}
-	fmt.Fprintf(e.stdout, "%s: %s%s pass: listed %d, added %d, changed %d, unchanged %d, access-only %d, deleted %d, failed %d in %s\n",
-		r.Source, prefix, r.Mode, r.Listed, r.Added, r.Changed, r.Unchanged, r.ACLOnly, r.Deleted, r.Failed, res.Took.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "%s: %s%s pass: listed %d, added %d, changed %d, unchanged %d, access-only %d, deleted %d, failed %d, withheld %d in %s\n",
+		r.Source, prefix, r.Mode, r.Listed, r.Added, r.Changed, r.Unchanged, r.ACLOnly, r.Deleted, r.Failed, r.Withheld, res.Took.Round(time.Millisecond))
 	if !r.Complete {
 		fmt.Fprintf(e.stdout, "%s: the listing did not complete; nothing was deleted\n", r.Source)
+	}
+	if r.DeletesBlocked > 0 {
+		fmt.Fprintf(e.stdout, "%s: %d deletions held back (a mass deletion); nothing was deleted\n", r.Source, r.DeletesBlocked)
 	}
 	for i, f := range res.Failures {
 		if i == 20 {
@@ -134,6 +150,13 @@ func printRun(e *env, res syncrun.Result, dryRun bool) {
 			break
 		}
 		fmt.Fprintf(e.stderr, "  %s: %v (its previous version, if any, stays indexed)\n", f.ExternalID, f.Err)
+	}
+	for i, w := range res.Withheld {
+		if i == 20 {
+			fmt.Fprintf(e.stderr, "  ... and %d more withheld (see the run history)\n", len(res.Withheld)-20)
+			break
+		}
+		fmt.Fprintf(e.stderr, "  %s: withheld, readable by nobody until its access resolves: %s\n", w.ExternalID, w.Reason)
 	}
 }
 
@@ -219,7 +242,11 @@ func runSources(ctx context.Context, e *env, args []string) error {
 				result = "running, or interrupted"
 			default:
 				took = last.FinishedAt.Sub(last.StartedAt).Round(time.Second).String()
-				result = fmt.Sprintf("%s: +%d ~%d -%d acl %d failed %d", last.Mode, last.Added, last.Changed, last.Deleted, last.ACLOnly, last.Failed)
+				result = fmt.Sprintf("%s: +%d ~%d -%d acl %d failed %d withheld %d", last.Mode, last.Added, last.Changed, last.Deleted,
+					last.ACLOnly, last.Failed, last.Withheld)
+				if last.DeletesBlocked > 0 {
+					result += fmt.Sprintf(" DELETIONS HELD BACK %d (confirm: cita sync --source %s --allow-mass-delete)", last.DeletesBlocked, s.Name)
+				}
 				if last.Error != "" {
 					result += "; " + truncate(last.Error, 80)
 				}
@@ -227,7 +254,33 @@ func runSources(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Type, sched, nextText, lastText, took, result)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printWithheld(ctx, e, a, a.cfg.Sources)
+}
+
+// printWithheld lists, per source, the documents readable by nobody because their access could
+// not be resolved at the last pass that listed them.
+func printWithheld(ctx context.Context, e *env, a *app, sources []config.SourceConfig) error {
+	for _, s := range sources {
+		withheld, err := a.store.Withheld(ctx, s.Name)
+		if err != nil {
+			return err
+		}
+		if len(withheld) == 0 {
+			continue
+		}
+		fmt.Fprintf(e.stdout, "\n%s: %d documents withheld (readable by nobody until their access resolves):\n", s.Name, len(withheld))
+		for i, w := range withheld {
+			if i == 20 {
+				fmt.Fprintf(e.stdout, "  ... and %d more\n", len(withheld)-20)
+				break
+			}
+			fmt.Fprintf(e.stdout, "  %s (since %s): %s\n", w.ExternalID, w.Since.Local().Format("2006-01-02 15:04"), w.Reason)
+		}
+	}
+	return nil
 }
 
 func truncate(s string, n int) string {

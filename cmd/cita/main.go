@@ -31,6 +31,8 @@ type env struct {
 	configPath     string
 	dataDir        string
 	logger         *slog.Logger
+	// translator is the offline query translator to wire (see newTranslator); "" means auto.
+	translator string
 }
 
 var commands = map[string]*command{}

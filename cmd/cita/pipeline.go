@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
 	"github.com/citahq/cita/rag/openai"
@@ -14,21 +17,27 @@ import (
 
 // pipeline wires the answering pipeline for the configured models: with a chat endpoint, the
 // model writes cited answers and rewrites follow-ups; without one, the extractive composer and
-// the offline rewriter answer offline. The reranker and the answer cache are added when the
-// configuration enables them (cache.enabled defaults to on).
-func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
+// the offline rewriter answer offline. With chat.agent the model may search and read documents
+// up to chat.max_steps times before it answers (falling back to one search when it cannot call
+// tools). The reranker and the answer cache are added when the configuration enables them
+// (cache.enabled defaults to on).
+func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOptions)) (*rag.Pipeline, error) {
 	chat, err := a.chatModel(e)
 	if err != nil {
 		return nil, err
 	}
 	rw := rewriterFor(chat, e)
 	var composer rag.Composer = rag.Extractive{}
-	variant := "extractive"
+	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
+	// strongest five within its token budget.
+	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
-		variant = "chat:" + a.cfg.Chat.Model
+		opts.MaxSources = 0
 	}
-	opts := rag.PipelineOptions{Logger: e.logger}
+	if chat != nil && a.cfg.Chat.Agent {
+		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
+	}
 	if r := a.cfg.Rerank; r.BaseURL != "" {
 		client, err := rerank.New(rerank.Config{BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Flavor: r.Flavor,
 			Timeout: r.Timeout, Logger: e.logger})
@@ -36,15 +45,38 @@ func (a *app) pipeline(_ context.Context, e *env) (*rag.Pipeline, error) {
 			return nil, fmt.Errorf("reranker: %w", err)
 		}
 		opts.Reranker, opts.RerankTopN, opts.RerankTimeout = client, r.TopN, r.Timeout
-		variant += " rerank:" + r.Flavor + "/" + r.Model
 	}
 	if a.cfg.Cache.On() {
-		// The variant keeps answers of another model, embedder or reranker from being served.
-		variant += " embed:" + a.embedder.Info().Model
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: variant}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name)}, e.logger)
+	}
+	for _, f := range adjust {
+		f(&opts)
 	}
 	return rag.NewPipeline(a.search, composer, rw, opts), nil
+}
+
+// cacheVariant names everything besides the question, the scope and the documents that changes
+// an answer: the composer (the extractive composer's version, or the chat endpoint, model and
+// prompt), the reranker, the embedding model and dimension, and the query translator. Answers cached under another
+// variant are never served. Parts are length-prefixed, so no value can pose as another part.
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string) string {
+	parts := []string{"extractive", rag.ExtractiveVersion}
+	if cfg.Chat.BaseURL != "" {
+		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, generate.PromptVersion}
+		if cfg.Chat.Agent {
+			parts = append(parts, "agent", strconv.Itoa(cfg.Chat.MaxSteps), generate.AgentPromptVersion)
+		}
+	}
+	if r := cfg.Rerank; r.BaseURL != "" {
+		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
+	}
+	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator)
+	var b strings.Builder
+	for _, p := range parts {
+		fmt.Fprintf(&b, "%d:%s;", len(p), p)
+	}
+	return b.String()
 }
 
 // rewriter returns the follow-up rewriter for the configured models (see rewriterFor).

@@ -52,32 +52,59 @@ func StreamDeltas(reply string) []string {
 // serveChat answers POST .../chat/completions as one JSON object or, when stream is true, as SSE
 // chunks ending with data: [DONE].
 func (s *Server) serveChat(ctx context.Context, w http.ResponseWriter, req Request) {
-	reply, herr := s.chat(req)
+	var out Reply
+	var herr *HTTPError
+	if s.reply != nil {
+		out, herr = s.reply(req)
+	} else {
+		out.Content, herr = s.chat(req)
+	}
 	if herr != nil {
 		writeError(w, req, herr)
 		return
 	}
+	for i := range out.ToolCalls {
+		tc := &out.ToolCalls[i]
+		if tc.Type == "" {
+			tc.Type = "function"
+		}
+		if tc.ID == "" {
+			tc.ID = fmt.Sprintf("call_%d_%d", len(req.Messages), i)
+		}
+	}
+	reply := out.Content
 	usage := map[string]int{
 		"prompt_tokens":     PromptTokens(req.Messages),
 		"completion_tokens": CompletionTokens(reply),
 		"total_tokens":      PromptTokens(req.Messages) + CompletionTokens(reply),
 	}
 	if !req.Stream {
+		// OpenAI sends "content": null beside tool calls, and finish_reason "tool_calls".
+		message := map[string]any{"role": "assistant", "content": reply}
+		finish := "stop"
+		if len(out.ToolCalls) > 0 {
+			message["tool_calls"] = out.ToolCalls
+			finish = "tool_calls"
+			if reply == "" {
+				message["content"] = nil
+			}
+		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000, "model": req.Model,
 			"choices": []map[string]any{{
 				"index":         0,
-				"message":       map[string]string{"role": "assistant", "content": reply},
-				"finish_reason": "stop",
+				"message":       message,
+				"finish_reason": finish,
 			}},
 			"usage": usage,
 		})
 		return
 	}
-	s.streamChat(ctx, w, req, reply, usage)
+	s.streamChat(ctx, w, req, out, usage)
 }
 
-func (s *Server) streamChat(ctx context.Context, w http.ResponseWriter, req Request, reply string, usage map[string]int) {
+func (s *Server) streamChat(ctx context.Context, w http.ResponseWriter, req Request, out Reply, usage map[string]int) {
+	reply := out.Content
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -105,14 +132,28 @@ func (s *Server) streamChat(ctx context.Context, w http.ResponseWriter, req Requ
 			flusher.Flush()
 		}
 	}
-	choice := func(delta map[string]string, finish any) []map[string]any {
+	choice := func(delta map[string]any, finish any) []map[string]any {
 		return []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}
 	}
-	send(choice(map[string]string{"role": "assistant", "content": ""}, nil), nil)
+	send(choice(map[string]any{"role": "assistant", "content": ""}, nil), nil)
 	for _, d := range StreamDeltas(reply) {
-		send(choice(map[string]string{"content": d}, nil), nil)
+		send(choice(map[string]any{"content": d}, nil), nil)
 	}
-	send(choice(map[string]string{}, "stop"), nil)
+	// Tool calls stream as OpenAI sends them: the first delta of each call carries its index, id,
+	// type and name, the next ones pieces of its arguments.
+	for i, tc := range out.ToolCalls {
+		send(choice(map[string]any{"tool_calls": []map[string]any{{"index": i, "id": tc.ID, "type": tc.Type,
+			"function": map[string]string{"name": tc.Function.Name, "arguments": ""}}}}, nil), nil)
+		for _, part := range StreamDeltas(tc.Function.Arguments) {
+			send(choice(map[string]any{"tool_calls": []map[string]any{{"index": i,
+				"function": map[string]string{"arguments": part}}}}, nil), nil)
+		}
+	}
+	finish := "stop"
+	if len(out.ToolCalls) > 0 {
+		finish = "tool_calls"
+	}
+	send(choice(map[string]any{}, finish), nil)
 	if req.IncludeUsage {
 		send([]map[string]any{}, usage)
 	}

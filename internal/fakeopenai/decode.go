@@ -19,9 +19,18 @@ type wireRequest struct {
 	MaxTokens           int       `json:"max_tokens"`
 	MaxCompletionTokens int       `json:"max_completion_tokens"`
 	Temperature         float32   `json:"temperature"`
+	Tools               []Tool    `json:"tools"`
 	StreamOptions       *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"schema"`
+			Strict bool            `json:"strict"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
 
 	Query     string            `json:"query"`
 	Documents []json.RawMessage `json:"documents"`
@@ -68,8 +77,24 @@ func decodeRequest(r *http.Request) (Request, *HTTPError) {
 		req.IncludeUsage = w.StreamOptions != nil && w.StreamOptions.IncludeUsage
 		req.MaxTokens = max(w.MaxTokens, w.MaxCompletionTokens)
 		req.Temperature = w.Temperature
+		req.Tools = w.Tools
+		for i, t := range w.Tools {
+			if t.Type != "function" || t.Function.Name == "" {
+				return req, &HTTPError{Status: http.StatusBadRequest, Message: fmt.Sprintf("tools[%d]: expected a function with a name", i)}
+			}
+		}
 		if len(w.Messages) == 0 {
 			return req, &HTTPError{Status: http.StatusBadRequest, Message: "messages must not be empty"}
+		}
+		if rf := w.ResponseFormat; rf != nil {
+			req.ResponseFormat = rf.Type
+			if rf.Type == "json_schema" {
+				// OpenAI answers 400 to a json_schema format without a name or an object schema.
+				if rf.JSONSchema == nil || rf.JSONSchema.Name == "" || !json.Valid(rf.JSONSchema.Schema) || rf.JSONSchema.Schema[0] != '{' {
+					return req, &HTTPError{Status: http.StatusBadRequest, Message: "response_format.json_schema needs a name and an object schema"}
+				}
+				req.SchemaName, req.Schema = rf.JSONSchema.Name, rf.JSONSchema.Schema
+			}
 		}
 	case "rerank":
 		req.Query = w.Query

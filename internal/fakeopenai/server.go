@@ -48,6 +48,12 @@ type Request struct {
 	IncludeUsage bool
 	MaxTokens    int
 	Temperature  float32
+	Tools        []Tool // the functions offered, in request order
+	// ResponseFormat is response_format.type ("" when absent); SchemaName and Schema are its
+	// json_schema's name and schema.
+	ResponseFormat string
+	SchemaName     string
+	Schema         json.RawMessage
 
 	// Rerank. Flavor is "cohere" for {"query","documents"} bodies and "tei" for {"query","texts"}.
 	Query     string
@@ -56,14 +62,49 @@ type Request struct {
 	Flavor    string
 }
 
-// Message is one chat message as received.
+// Message is one chat message as received: an assistant message may carry the tool calls it
+// made, a "tool" message names the call it answers.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is a function call in OpenAI's wire shape.
+type ToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"` // "function"
+	Function FunctionCall `json:"function"`
+}
+
+// FunctionCall is the function and its JSON-encoded arguments.
+type FunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Tool is one function offered in a request's "tools".
+type Tool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
 }
 
 // ChatFunc produces the assistant's reply to a chat request, or an error answer.
 type ChatFunc func(req Request) (reply string, err *HTTPError)
+
+// Reply is an assistant turn that may call tools: Content, ToolCalls or both.
+type Reply struct {
+	Content   string
+	ToolCalls []ToolCall
+}
+
+// ReplyFunc produces an assistant turn (text and/or tool calls) or an error answer.
+type ReplyFunc func(req Request) (Reply, *HTTPError)
 
 // EmbedFunc produces one vector per input, in input order, or an error answer.
 type EmbedFunc func(req Request) ([][]float32, *HTTPError)
@@ -76,6 +117,10 @@ type Option func(*Server)
 
 // WithChatFunc sets the chat handler; the default echoes the last user message.
 func WithChatFunc(f ChatFunc) Option { return func(s *Server) { s.chat = f } }
+
+// WithReplyFunc sets a chat handler that may answer with tool calls, as models with function
+// calling do; it replaces WithChatFunc.
+func WithReplyFunc(f ReplyFunc) Option { return func(s *Server) { s.reply = f } }
 
 // WithEmbedFunc sets the embeddings handler; the default returns HashVector of each input.
 func WithEmbedFunc(f EmbedFunc) Option { return func(s *Server) { s.embed = f } }
@@ -102,6 +147,7 @@ type Server struct {
 	srv *httptest.Server
 
 	chat              ChatFunc
+	reply             ReplyFunc
 	embed             EmbedFunc
 	rerank            RerankFunc
 	dimension         int

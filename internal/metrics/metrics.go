@@ -32,6 +32,8 @@ type Metrics struct {
 	syncRuns       *prometheus.CounterVec
 	syncDocuments  *prometheus.CounterVec
 	syncSeconds    *prometheus.HistogramVec
+	// syncDeletesBlocked is the deletions the last listing pass of a source held back.
+	syncDeletesBlocked *prometheus.GaugeVec
 }
 
 // New returns the collectors registered on a fresh registry, with the Go runtime and process
@@ -58,14 +60,17 @@ func New() *Metrics {
 		Help:    "Chat platform API calls (posting and updating replies, lookups), by platform, method and status code.",
 		Buckets: latencyBuckets}, []string{"platform", "method", "code"})
 	m.syncRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "sync_runs_total",
-		Help: "Scheduled sync passes by source and result (ok, partial, failed, skipped_locked, interrupted)."}, []string{"source", "result"})
+		Help: "Scheduled sync passes by source and result (ok, partial, failed, skipped_locked, interrupted, deletions_blocked)."}, []string{"source", "result"})
 	m.syncDocuments = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "sync_documents_total",
-		Help: "Documents seen by sync passes by source and result (added, changed, unchanged, deleted, acl_only, failed)."}, []string{"source", "result"})
+		Help: "Documents seen by sync passes by source and result (added, changed, unchanged, deleted, acl_only, failed, withheld: access unresolved, readable by nobody)."}, []string{"source", "result"})
 	m.syncSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "sync_duration_seconds",
 		Help:    "Duration of sync passes by source.",
 		Buckets: []float64{1, 5, 15, 60, 300, 900, 3600}}, []string{"source"})
+	m.syncDeletesBlocked = prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "sync_deletions_blocked",
+		Help: "Deletions the last pass of a source held back as a mass deletion (over max_delete_fraction, or all of its documents); " +
+			"confirm with cita sync --source NAME --allow-mass-delete, or repair the source."}, []string{"source"})
 	m.reg.MustRegister(m.questions, m.answerSeconds, m.stageSeconds, m.cache, m.tokens, m.visibleSeconds, m.platformCalls,
-		m.syncRuns, m.syncDocuments, m.syncSeconds,
+		m.syncRuns, m.syncDocuments, m.syncSeconds, m.syncDeletesBlocked,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

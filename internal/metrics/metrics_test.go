@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -82,6 +83,8 @@ func TestInstrumentRunnerCountsRunsAndDocuments(t *testing.T) {
 		{syncrun.Result{Run: syncrun.Run{Complete: true, Changed: 1, Failed: 2}}, nil},
 		{syncrun.Result{}, syncrun.ErrBusy},
 		{syncrun.Result{}, errors.New("list drive: 500")},
+		{syncrun.Result{Run: syncrun.Run{Complete: true, Withheld: 2}}, nil},
+		{syncrun.Result{Run: syncrun.Run{Complete: true, DeletesBlocked: 40}}, fmt.Errorf("wiki: %w: ...", syncrun.ErrMassDelete)},
 	}
 	i := 0
 	r := m.InstrumentRunner(runnerFunc(func(context.Context, syncrun.Source, syncrun.RunOptions) (syncrun.Result, error) {
@@ -94,12 +97,15 @@ func TestInstrumentRunnerCountsRunsAndDocuments(t *testing.T) {
 	page := scrape(t, m)
 	for _, want := range []string{
 		`cita_sync_runs_total{result="ok",source="wiki"} 1`,
-		`cita_sync_runs_total{result="partial",source="wiki"} 1`,
 		`cita_sync_runs_total{result="skipped_locked",source="wiki"} 1`,
 		`cita_sync_runs_total{result="failed",source="wiki"} 1`,
 		`cita_sync_documents_total{result="added",source="wiki"} 3`,
 		`cita_sync_documents_total{result="unchanged",source="wiki"} 10`,
 		`cita_sync_documents_total{result="failed",source="wiki"} 2`,
+		`cita_sync_runs_total{result="partial",source="wiki"} 2`,
+		`cita_sync_documents_total{result="withheld",source="wiki"} 2`,
+		`cita_sync_runs_total{result="deletions_blocked",source="wiki"} 1`,
+		`cita_sync_deletions_blocked{source="wiki"} 40`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -39,9 +39,11 @@ func (m *Metrics) ObserveSync(source string, res syncrun.Result, err error) {
 		result = "skipped_locked"
 	case errors.Is(err, context.Canceled):
 		result = "interrupted"
+	case errors.Is(err, syncrun.ErrMassDelete):
+		result = "deletions_blocked"
 	case err != nil:
 		result = "failed"
-	case !res.Run.Complete || res.Run.Failed > 0:
+	case !res.Run.Complete || res.Run.Failed > 0 || res.Run.Withheld > 0:
 		result = "partial"
 	}
 	m.syncRuns.WithLabelValues(source, result).Inc()
@@ -51,9 +53,14 @@ func (m *Metrics) ObserveSync(source string, res syncrun.Result, err error) {
 	if res.Took > 0 {
 		m.syncSeconds.WithLabelValues(source).Observe(res.Took.Seconds())
 	}
+	if result == "ok" || result == "partial" || result == "deletions_blocked" {
+		// A pass that listed the source says how many deletions wait for a confirmation now
+		// (0 once they are confirmed or the source is repaired): the gauge to alert on.
+		m.syncDeletesBlocked.WithLabelValues(source).Set(float64(res.Run.DeletesBlocked))
+	}
 	r := res.Run
 	for label, n := range map[string]int{"added": r.Added, "changed": r.Changed, "unchanged": r.Unchanged,
-		"deleted": r.Deleted, "acl_only": r.ACLOnly, "failed": r.Failed} {
+		"deleted": r.Deleted, "acl_only": r.ACLOnly, "failed": r.Failed, "withheld": r.Withheld} {
 		if n > 0 {
 			m.syncDocuments.WithLabelValues(source, label).Add(float64(n))
 		}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -19,8 +20,7 @@ type Store interface {
 	SearchVector(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	SearchVectorExact(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	CompactStats(ctx context.Context) (int64, error)
-	BeginBulkLoad(ctx context.Context) error
-	EndBulkLoad(ctx context.Context) error
+	BeginBulkLoad(ctx context.Context) (end func(context.Context) error, err error)
 	Distances(ctx context.Context, vec []float32, ids []int64) (map[int64]float64, error)
 }
 
@@ -158,14 +158,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Chunks: cfg.Chunks, FilterShare: 1.0 / groupCount}
 
 	start := time.Now()
-	if err := cfg.Store.BeginBulkLoad(ctx); err != nil {
+	end, err := cfg.Store.BeginBulkLoad(ctx)
+	if err != nil {
 		return nil, err
 	}
+	if end == nil {
+		return nil, errors.New("bench: the namespace is not empty, or another process is bulk loading it")
+	}
 	if _, err := l.load(ctx, 0, docs, cfg.Chunks); err != nil {
+		_ = end(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	progress("building the vector index and the term statistics")
-	if err := cfg.Store.EndBulkLoad(ctx); err != nil {
+	if err := end(ctx); err != nil {
 		return nil, err
 	}
 	res.IndexChunksPerS = float64(cfg.Chunks) / time.Since(start).Seconds()

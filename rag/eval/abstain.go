@@ -58,7 +58,8 @@ type AbstainPoint struct {
 }
 
 // AbstainCurve retrieves every query of ds (indexed without the unanswerable titles) and
-// reports the guard's precision and recall at each threshold of rag.Evidence.
+// reports the guard's precision and recall at each threshold of rag.Support (over the eight
+// best hits, as the offline composer reads them).
 func AbstainCurve(ctx context.Context, ds *Dataset, unanswerable map[string]bool, s rag.Searcher, scope rag.Scope, thresholds []float64) ([]AbstainPoint, error) {
 	type obs struct {
 		evidence     float64
@@ -70,7 +71,10 @@ func AbstainCurve(ctx context.Context, ds *Dataset, unanswerable map[string]bool
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}
-		all = append(all, obs{evidence: rag.Evidence(q.Text, res.Hits), unanswerable: unanswerable[q.ID]})
+		sources, _ := rag.AssembleSources(res.Hits, 8, 1<<20)
+		support := rag.Support(rag.ComposeRequest{Question: q.Text, Lang: rag.AnswerLang(q.Text), Sources: sources,
+			Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang})
+		all = append(all, obs{evidence: support.Score, unanswerable: unanswerable[q.ID]})
 	}
 	var out []AbstainPoint
 	for _, th := range thresholds {

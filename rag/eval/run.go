@@ -3,10 +3,10 @@ package eval
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/sync/indexer"
 )
 
 // Modes maps a mode name to the arms it searches.
@@ -16,17 +16,29 @@ var Modes = map[string][]rag.Arm{
 	"hybrid": nil,
 }
 
-// Items turns the corpus into indexer items (one Markdown document per corpus entry, titled).
-func Items(ds *Dataset, groups []string) []indexer.Item {
-	items := make([]indexer.Item, len(ds.Corpus))
-	for i, d := range ds.Corpus {
-		body := "# " + d.Title + "\n\n" + d.Text
-		items[i] = indexer.Item{
-			ExternalID: d.ID, Name: d.ID + ".md", Groups: groups, Fingerprint: "",
-			Open: func(context.Context) ([]byte, error) { return []byte(body), nil },
+// Document is one corpus entry as a Markdown file for the caller to index: its id (the path
+// search hits report), a file name and the text, titled with the entry's title.
+type Document struct {
+	ID   string
+	Name string
+	Text string
+}
+
+// Documents returns the corpus as Markdown documents, leaving out entries with no text (some
+// BEIR sets have them); skipped counts those.
+func (ds *Dataset) Documents() (docs []Document, skipped int) {
+	for _, d := range ds.Corpus {
+		if strings.TrimSpace(d.Text) == "" {
+			skipped++
+			continue
 		}
+		body := d.Text
+		if d.Title != "" {
+			body = "# " + d.Title + "\n\n" + d.Text
+		}
+		docs = append(docs, Document{ID: d.ID, Name: d.ID + ".md", Text: body})
 	}
-	return items
+	return docs, skipped
 }
 
 // Run searches every query in the given mode and scores the ranking of documents. rewriter may be

@@ -197,3 +197,17 @@ func isCodeSymbol(r rune) bool {
 	}
 	return false
 }
+
+// Lean returns the language a text leans to when it is too short for Detect: "es" or "en" by
+// the same evidence (function words, ¿ ¡, Spanish letters, contractions) without thresholds, or
+// "" on a tie. "and in Bogotá?" leans English; "¿y en Madrid?" Spanish.
+func Lean(text string) string {
+	s := scan(truncate(text, maxBytes))
+	switch {
+	case s.es > s.en:
+		return Spanish
+	case s.en > s.es:
+		return English
+	}
+	return ""
+}

@@ -94,3 +94,19 @@ func BenchmarkDetect(b *testing.B) {
 		Detect(text)
 	}
 }
+
+func TestLeanOnShortQuestions(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"and in Bogotá?":        English,
+		"¿y en Madrid?":         Spanish,
+		"cuanto cuesta el cafe": Spanish,
+		"what about SKU-77835?": English,
+		"precio del SKU-77812":  Spanish,
+		"SKU-77812":             "",
+	} {
+		if got := Lean(text); got != want {
+			t.Errorf("Lean(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (c *Chat) Chat(ctx context.Context, req rag.ChatRequest, onDelta func(delta
 		resp *rag.ChatResponse
 		err  error
 	)
-	if onDelta == nil {
+	if onDelta == nil || len(req.Tools) > 0 {
 		resp, err = c.complete(ctx, creq)
 	} else {
 		resp, err = c.stream(ctx, creq, onDelta)
@@ -93,10 +93,18 @@ func (c *Chat) request(req rag.ChatRequest) goopenai.ChatCompletionRequest {
 		Temperature: req.Temperature,
 	}
 	for i, m := range req.Messages {
-		creq.Messages[i] = goopenai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+		creq.Messages[i] = goopenai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID,
+			ToolCalls: wireToolCalls(m.ToolCalls)}
 	}
+	creq.Tools = wireTools(req.Tools)
 	if creq.Temperature == 0 {
 		creq.Temperature = math.SmallestNonzeroFloat32
+	}
+	if js := req.JSONSchema; js != nil {
+		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{
+			Type:       goopenai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{Name: js.Name, Schema: js.Schema, Strict: true},
+		}
 	}
 	validator := goopenai.NewReasoningValidator()
 	if errors.Is(validator.Validate(creq), goopenai.ErrReasoningModelMaxTokensDeprecated) {
@@ -118,7 +126,11 @@ func (c *Chat) complete(ctx context.Context, creq goopenai.ChatCompletionRequest
 		return err
 	})
 	if res != nil {
-		return nil, c.endpoint.describe(res, c.timeout)
+		err := c.endpoint.describe(res, c.timeout)
+		if len(creq.Tools) > 0 && rejectsTools(res) {
+			return nil, fmt.Errorf("%w: %w", rag.ErrToolsUnsupported, err)
+		}
+		return nil, err
 	}
 	if len(out.Choices) == 0 {
 		return nil, fmt.Errorf("chat endpoint returned no choices for model %q", c.model)
@@ -128,6 +140,7 @@ func (c *Chat) complete(ctx context.Context, creq goopenai.ChatCompletionRequest
 		Model:            firstNonEmpty(out.Model, c.model),
 		PromptTokens:     out.Usage.PromptTokens,
 		CompletionTokens: out.Usage.CompletionTokens,
+		ToolCalls:        ragToolCalls(out.Choices[0].Message.ToolCalls),
 	}, nil
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 // The full-text arm's statistics are kept per access class, one distinct list of groups
-// (migrations/0010_scope_traces.sql): a search sums the classes its scope may read, so documents
+// (migrations/0014_scope_traces.sql): a search sums the classes its scope may read, so documents
 // outside the scope change nothing it computes or shows (issue 12, finding 8), and each readable
 // chunk counts exactly once.
 

@@ -25,8 +25,9 @@ func tsConfig(lang string) string {
 
 // ReplaceDocument inserts or replaces a document and all its chunks in one transaction, so a
 // half-indexed document is never visible. Every chunk must carry an embedding of the store's
-// model. It returns the document's id and new version, or an error wrapping rag.ErrNoScope or
-// rag.ErrInvalidGroup when the document's groups are empty or invalid.
+// model. A withheld document becomes readable again by doc.Groups. It returns the document's id
+// and new version, or an error wrapping rag.ErrNoScope or rag.ErrInvalidGroup when the
+// document's groups are empty or invalid.
 func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error) {
 	groups, err := rag.CleanGroups(doc.Groups)
 	if err != nil {
@@ -39,17 +40,13 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		}
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if s.bulk.Load() {
-			if _, err := tx.Exec(ctx, `SET LOCAL cita.bulk_load = 'on'`); err != nil {
-				return fmt.Errorf("mark bulk load: %w", err)
-			}
-		}
 		err := tx.QueryRow(ctx, `
 			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb))
 			ON CONFLICT (source, external_id) DO UPDATE SET
 				title = EXCLUDED.title, url = EXCLUDED.url, owner = EXCLUDED.owner, lang = EXCLUDED.lang,
 				updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash, groups = EXCLUDED.groups,
+				access_error = NULL, withheld_at = NULL,
 				meta = EXCLUDED.meta, version = nextval('document_versions'), indexed_at = now()
 			RETURNING id, version`,
 			doc.Source, doc.ExternalID, doc.Title, doc.URL, doc.Owner, langCode(doc.Lang), doc.UpdatedAt,
@@ -93,7 +90,8 @@ func langCode(lang string) string {
 // Documents returns the state of every document of a source, keyed by external id.
 func (s *Store) Documents(ctx context.Context, source string) (map[string]rag.DocumentState, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT id, external_id, content_hash, groups, version, updated_at, coalesce(meta->>'fingerprint', '')
+		SELECT id, external_id, content_hash, groups, version, updated_at, coalesce(meta->>'fingerprint', ''),
+			coalesce(access_error, '')
 		FROM documents WHERE source = $1`, source)
 	if err != nil {
 		return nil, fmt.Errorf("list documents of %s: %w", source, err)
@@ -101,7 +99,7 @@ func (s *Store) Documents(ctx context.Context, source string) (map[string]rag.Do
 	out := map[string]rag.DocumentState{}
 	for rows.Next() {
 		var d rag.DocumentState
-		if err := rows.Scan(&d.ID, &d.ExternalID, &d.ContentHash, &d.Groups, &d.Version, &d.UpdatedAt, &d.Fingerprint); err != nil {
+		if err := rows.Scan(&d.ID, &d.ExternalID, &d.ContentHash, &d.Groups, &d.Version, &d.UpdatedAt, &d.Fingerprint, &d.AccessError); err != nil {
 			return nil, fmt.Errorf("list documents of %s: %w", source, err)
 		}
 		out[d.ExternalID] = d
@@ -126,8 +124,9 @@ func (s *Store) DeleteDocuments(ctx context.Context, source string, externalIDs 
 }
 
 // SetGroups changes a document's access groups on the document and all its chunks, without
-// re-embedding, and bumps its version. It returns an error wrapping rag.ErrNoScope for an empty
-// group list and rag.ErrInvalidGroup for an invalid name.
+// re-embedding, and bumps its version; a withheld document becomes readable again by groups. It
+// returns an error wrapping rag.ErrNoScope for an empty group list and rag.ErrInvalidGroup for
+// an invalid name.
 func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups []string) error {
 	groups, err := rag.CleanGroups(groups)
 	if err != nil {
@@ -135,7 +134,8 @@ func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var id int64
-		err := tx.QueryRow(ctx, `UPDATE documents SET groups = $3, version = nextval('document_versions')
+		err := tx.QueryRow(ctx, `UPDATE documents SET groups = $3, access_error = NULL, withheld_at = NULL,
+			version = nextval('document_versions')
 			WHERE source = $1 AND external_id = $2 RETURNING id`, source, externalID, groups).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("set groups of %s: document not indexed", externalID)
@@ -143,7 +143,7 @@ func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups
 		if err != nil {
 			return fmt.Errorf("set groups of %s: %w", externalID, err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE chunks SET groups = $2 WHERE document_id = $1`, id, groups); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE chunks SET groups = $2, withheld = false WHERE document_id = $1`, id, groups); err != nil {
 			return fmt.Errorf("set groups of %s chunks: %w", externalID, err)
 		}
 		return nil

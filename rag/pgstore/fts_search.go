@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -22,8 +23,11 @@ const (
 // filter sits in the WHERE. Every statistic (document frequencies, corpus size and average
 // length) and every expansion comes from what the scope may read (class_stats.go), so neither
 // the ranking nor the terms it reports depend on documents the scope may not read.
+// The query's translation (query.Alt), when given, adds its words as alternatives weighted by
+// query.AltWeight, counted under the same scope; a translated word whose lexemes the query
+// already has adds nothing.
 // It returns the ranking and the terms it used, for the trace.
-func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k int) ([]rag.ArmHit, []string, error) {
+func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Scope, k int) ([]rag.ArmHit, []string, error) {
 	if scope.Empty() {
 		return nil, nil, rag.ErrNoScope
 	}
@@ -31,10 +35,16 @@ func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k 
 	if err != nil {
 		return nil, nil, err
 	}
-	terms, err := s.lookupTerms(ctx, queryWords(query), r)
+	asked := queryWords(query.Text)
+	var alt []string
+	if query.AltWeight > 0 {
+		alt = queryWords(query.Alt)
+	}
+	terms, err := s.lookupTerms(ctx, append(asked, alt...), fuzzyWords(asked, alt), r)
 	if err != nil {
 		return nil, nil, err
 	}
+	terms = weighTranslated(terms, len(asked), query.AltWeight)
 	var labels []string
 	for _, t := range terms {
 		label := t.Lexeme
@@ -43,6 +53,9 @@ func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k 
 		}
 		if t.Fuzzy {
 			label = "~" + label
+		}
+		if t.Word > len(asked) {
+			label = "→" + label
 		}
 		labels = append(labels, label)
 	}
@@ -102,6 +115,59 @@ func (s *Store) SearchFTS(ctx context.Context, query string, scope rag.Scope, k 
 		hits[i].Rank = i + 1
 	}
 	return hits, labels, nil
+}
+
+// fuzzyWords says which words may be corrected when the index lacks them: without a
+// translation, all of them (typos); with one, only the asked words the translation repeats as
+// they were, which the translator did not know either (typos, names), never the translation's.
+// A word it did translate is a real word of the question's language, found through its
+// translation; "correcting" it into the other language's vocabulary ("sacks" into "sac") only
+// adds noise.
+func fuzzyWords(asked, alt []string) []bool {
+	out := make([]bool, len(asked)+len(alt))
+	if len(alt) == 0 {
+		for i := range out {
+			out[i] = true
+		}
+		return out
+	}
+	repeated := map[string]bool{}
+	for _, w := range alt {
+		repeated[strings.ToLower(w)] = true
+	}
+	for i, w := range asked {
+		out[i] = repeated[strings.ToLower(w)]
+	}
+	return out
+}
+
+// weighTranslated scales the weight of the terms of translated words (Word > nQuery) and drops
+// a translated word whose every lexeme the query's own words already have (names and numbers
+// pass through translation unchanged and must not count twice).
+func weighTranslated(terms []queryTerm, nQuery int, weight float64) []queryTerm {
+	own := map[string]bool{}
+	for _, t := range terms {
+		if t.Word <= nQuery {
+			own[t.Kind+t.Lexeme] = true
+		}
+	}
+	novel := map[int]bool{}
+	for _, t := range terms {
+		if t.Word > nQuery && !own[t.Kind+t.Lexeme] {
+			novel[t.Word] = true
+		}
+	}
+	out := terms[:0]
+	for _, t := range terms {
+		if t.Word > nQuery {
+			if !novel[t.Word] {
+				continue
+			}
+			t.Weight *= weight
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // ftsSQL scores candidates with BM25. Candidates come from the rare terms' GIN lookups under the

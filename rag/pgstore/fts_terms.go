@@ -40,11 +40,12 @@ func queryWords(q string) []string {
 }
 
 // lookupTerms turns query words into lexemes with their document frequencies among what r may
-// read (class_stats.go): each word's
-// Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
-// simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
-// words the index has never seen (typos). Stopwords in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words []string, r readable) (terms []queryTerm, err error) {
+// read (class_stats.go): each word's Spanish, English and unstemmed forms against the stemmed
+// vector, its unstemmed form against the simple vector when no stemmed form is known, and the
+// nearest vocabulary lexemes (pg_trgm) for words the index has never seen (typos) among those
+// fuzzy allows (nil allows all). Every word counts only what r may read, a translated
+// alternative's as much as the asked words'. Stopwords in either language are dropped.
+func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, r readable) (terms []queryTerm, err error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -123,15 +124,18 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, r readable) (te
 		}
 	}
 	for _, ord := range unknown {
+		if fuzzy != nil && !fuzzy[ord-1] {
+			continue
+		}
 		w := words[ord-1]
 		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402
 		}
-		fuzzy, err := s.nearestLexemes(ctx, w, 2, r)
+		near, err := s.nearestLexemes(ctx, w, 2, r)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range fuzzy {
+		for _, f := range near {
 			f.Word = ord
 			terms = append(terms, f)
 		}

@@ -96,7 +96,7 @@ func TestEmptyScopeIsAnError(t *testing.T) {
 	if _, err := b.hybrid().Search(ctx, rag.SearchRequest{Query: "vacaciones"}); !errors.Is(err, rag.ErrNoScope) {
 		t.Errorf("hybrid with empty scope: %v, want ErrNoScope", err)
 	}
-	if _, _, err := b.store.SearchFTS(ctx, "vacaciones", rag.Scope{}, 10); !errors.Is(err, rag.ErrNoScope) {
+	if _, _, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: "vacaciones"}, rag.Scope{}, 10); !errors.Is(err, rag.ErrNoScope) {
 		t.Errorf("fts with empty scope: %v, want ErrNoScope", err)
 	}
 	if _, err := b.store.SearchVector(ctx, b.emb.Vector("vacaciones"), rag.Scope{}, 10); !errors.Is(err, rag.ErrNoScope) {
@@ -192,7 +192,7 @@ func TestFuzzyExpansionOnlyOffersWordsTheScopeMayRead(t *testing.T) {
 	b.doc(t, "t", "secreto.md", "Plan", "es", []string{"board"}, "El proyecto Quetzalcoatl se lanzará en marzo.")
 	b.doc(t, "t", "publico.md", "Noticias", "es", []string{"everyone"}, "La cafetería abre a las ocho.")
 	ctx := context.Background()
-	_, terms, err := b.store.SearchFTS(ctx, "proyecto quetzalcoal", rag.MustScope("everyone"), 10)
+	_, terms, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: "proyecto quetzalcoal"}, rag.MustScope("everyone"), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestFuzzyExpansionOnlyOffersWordsTheScopeMayRead(t *testing.T) {
 			t.Errorf("the misspelling was corrected to a word only the board's document holds: %v", terms)
 		}
 	}
-	_, terms, err = b.store.SearchFTS(ctx, "proyecto quetzalcoal", rag.MustScope("board"), 10)
+	_, terms, err = b.store.SearchFTS(ctx, rag.FTSQuery{Text: "proyecto quetzalcoal"}, rag.MustScope("board"), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

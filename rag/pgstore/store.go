@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -42,8 +41,6 @@ type Store struct {
 	// generate candidates first, common ones join while their summed document frequency stays
 	// under the budget.
 	FTSCandidateBudget int
-	// bulk makes ReplaceDocument skip the statistics triggers during BeginBulkLoad/EndBulkLoad.
-	bulk atomic.Bool
 }
 
 // New returns a store for the given embedding model. It returns an error when the model name or
@@ -55,13 +52,12 @@ func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Stor
 	if model.Dimension < 1 || model.Dimension > maxIndexedDimension {
 		return nil, fmt.Errorf("embedding dimension %d: pgvector's HNSW index takes 1 to %d dimensions", model.Dimension, maxIndexedDimension)
 	}
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", model.Model, model.Dimension)))
 	return &Store{
 		pool:               pool,
 		logger:             logger,
 		model:              model,
-		vectorExpr:         fmt.Sprintf("(embedding::public.vector(%d))", model.Dimension),
-		vectorIndex:        "chunks_embedding_hnsw_" + hex.EncodeToString(sum[:6]),
+		vectorExpr:         vectorExpr(model.Dimension),
+		vectorIndex:        vectorIndexName(model.Model, model.Dimension),
 		modelLit:           "'" + model.Model + "'", // safe: modelName allows no quote
 		EfSearch:           400,
 		Overfetch:          4,
@@ -76,12 +72,47 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 func (s *Store) Model() rag.EmbedderInfo { return s.model }
 
 // EnsureVectorIndex creates, if missing, the partial HNSW index (cosine) for the store's model:
-// one index per model and dimension, so switching models needs no hand-written migration.
+// one index per model and dimension, so switching models needs no hand-written migration. It
+// first finishes a bulk load that a dead process left (RecoverBulkLoad); while another process
+// bulk loads this model, it leaves the index to that load's end.
 func (s *Store) EnsureVectorIndex(ctx context.Context) error {
-	sql := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON chunks USING hnsw (%s public.vector_cosine_ops)
-		WITH (m = 16, ef_construction = 64) WHERE embed_model = %s`, s.vectorIndex, s.vectorExpr, s.modelLit)
+	live, _, err := s.recoverBulkLoad(ctx)
+	if err != nil {
+		return err
+	}
+	if live == s.model.Model {
+		s.logger.InfoContext(ctx, "a bulk load of this model is running elsewhere; it builds the vector index when it ends",
+			slog.String("model", live))
+		return nil
+	}
+	sql, err := vectorIndexSQL(s.model.Model, s.model.Dimension)
+	if err != nil {
+		return err
+	}
 	if _, err := s.pool.Exec(ctx, sql); err != nil {
 		return fmt.Errorf("create vector index for model %s: %w", s.model.Model, err)
 	}
 	return nil
+}
+
+func vectorExpr(dimension int) string {
+	return fmt.Sprintf("(embedding::public.vector(%d))", dimension)
+}
+
+func vectorIndexName(model string, dimension int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", model, dimension)))
+	return "chunks_embedding_hnsw_" + hex.EncodeToString(sum[:6])
+}
+
+// vectorIndexSQL is the CREATE INDEX IF NOT EXISTS of a model's HNSW index. It returns an error
+// for a model name or dimension that cannot be indexed (the name is spliced into the SQL).
+func vectorIndexSQL(model string, dimension int) (string, error) {
+	if !modelName.MatchString(model) {
+		return "", fmt.Errorf("embedding model name %q: use letters, digits and ._:/@+-", model)
+	}
+	if dimension < 1 || dimension > maxIndexedDimension {
+		return "", fmt.Errorf("embedding dimension %d: pgvector's HNSW index takes 1 to %d dimensions", dimension, maxIndexedDimension)
+	}
+	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON chunks USING hnsw (%s public.vector_cosine_ops)
+		WITH (m = 16, ef_construction = 64) WHERE embed_model = '%s'`, vectorIndexName(model, dimension), vectorExpr(dimension), model), nil
 }

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -30,7 +31,10 @@ type LLM struct {
 	MaxTurns int          // earlier turns given to the model; NewLLM sets DefaultMaxTurns
 }
 
-var _ rag.Rewriter = (*LLM)(nil)
+var (
+	_ rag.Rewriter            = (*LLM)(nil)
+	_ rag.TranslatingRewriter = (*LLM)(nil)
+)
 
 // NewLLM returns an LLM rewriter over model; logger nil means slog.Default().
 func NewLLM(model rag.ChatModel, logger *slog.Logger) *LLM {
@@ -40,39 +44,89 @@ func NewLLM(model rag.ChatModel, logger *slog.Logger) *LLM {
 	return &LLM{model: model, logger: logger, Fallback: Offline{}, MaxTurns: DefaultMaxTurns}
 }
 
-// Rewrite implements rag.Rewriter. It returns the fallback's result (never an error of the
-// model) when the model fails; it returns an error only when the fallback does.
+// Rewrite implements rag.Rewriter: RewriteTranslated's query.
 func (l *LLM) Rewrite(ctx context.Context, question string, history []rag.Turn) (string, error) {
+	rw, err := l.RewriteTranslated(ctx, question, history)
+	return rw.Query, err
+}
+
+// RewriteTranslated implements rag.TranslatingRewriter: in one call the model writes the
+// standalone query in the question's language and the same query in the other language (a JSON
+// object, asked for as structured output). A reply that is plain text is taken as the query
+// alone. It returns the fallback's result, without a translation, when the model is skipped or
+// fails; it returns an error only when the fallback does.
+func (l *LLM) RewriteTranslated(ctx context.Context, question string, history []rag.Turn) (rag.Rewritten, error) {
 	question = strings.TrimSpace(question)
 	if len(history) == 0 {
-		return question, nil
+		return rag.Rewritten{Query: question}, nil
 	}
 	if !NeedsContext(question) {
-		return l.Fallback.Rewrite(ctx, question, history)
+		q, err := l.Fallback.Rewrite(ctx, question, history)
+		return rag.Rewritten{Query: q}, err
 	}
 	resp, err := l.model.Chat(ctx, rag.ChatRequest{
-		Messages:  RewriteMessages(question, history, l.MaxTurns),
-		MaxTokens: rewriteMaxTokens,
+		Messages:   RewriteMessages(question, history, l.MaxTurns),
+		MaxTokens:  rewriteMaxTokens,
+		JSONSchema: &rag.JSONSchema{Name: "standalone_query", Schema: rewriteSchema},
 	}, nil)
 	if err != nil {
 		l.logger.WarnContext(ctx, "rewrite with model failed; using the offline rewriter", slog.Any("error", err))
-		return l.Fallback.Rewrite(ctx, question, history)
+		q, err := l.Fallback.Rewrite(ctx, question, history)
+		return rag.Rewritten{Query: q}, err
 	}
-	rewritten, ok := cleanRewrite(resp.Text, question)
+	rw, ok := parseRewrite(resp.Text, question)
 	if !ok {
 		l.logger.WarnContext(ctx, "model rewrite unusable; using the offline rewriter",
 			slog.Int("reply_runes", utf8.RuneCountInString(resp.Text)))
-		return l.Fallback.Rewrite(ctx, question, history)
+		q, err := l.Fallback.Rewrite(ctx, question, history)
+		return rag.Rewritten{Query: q}, err
 	}
-	return rewritten, nil
+	return rw, nil
 }
 
-// rewriteSystemPrompt is the rewriter's instruction; %s is the question's language.
+// rewriteSchema is the structured output the rewriter asks for.
+var rewriteSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"query":{"type":"string","description":"the standalone question, in the language of the last message"},` +
+	`"translation":{"type":"string","description":"the same standalone question in the other language (Spanish or English)"}},` +
+	`"required":["query","translation"],"additionalProperties":false}`)
+
+// parseRewrite reads the model's reply: the JSON object of rewriteSchema (possibly in a code
+// fence), or else a plain-text question. Each part is cleaned like a plain reply; a translation
+// that is unusable is dropped, a query that is unusable makes the reply unusable.
+func parseRewrite(reply, question string) (rag.Rewritten, bool) {
+	body := strings.TrimSpace(reply)
+	body = strings.TrimPrefix(strings.TrimPrefix(body, "```json"), "```")
+	body = strings.TrimSpace(strings.TrimSuffix(body, "```"))
+	var obj struct {
+		Query       string `json:"query"`
+		Translation string `json:"translation"`
+	}
+	if strings.HasPrefix(body, "{") {
+		if err := json.Unmarshal([]byte(body), &obj); err != nil {
+			return rag.Rewritten{}, false
+		}
+		q, ok := cleanRewrite(obj.Query, question)
+		if !ok {
+			return rag.Rewritten{}, false
+		}
+		t, ok := cleanRewrite(obj.Translation, question)
+		if !ok || t == q {
+			t = ""
+		}
+		return rag.Rewritten{Query: q, Translation: t}, true
+	}
+	q, ok := cleanRewrite(reply, question)
+	return rag.Rewritten{Query: q}, ok
+}
+
+// rewriteSystemPrompt is the rewriter's instruction; the first %s is the question's language,
+// the second the other one.
 const rewriteSystemPrompt = `You rewrite the last message of a conversation into a standalone search query.
 Replace pronouns and vague references ("it", "that", "and for staging?") with what they refer to in the conversation, and keep every name, code and number the message relies on.
 Do not answer the question and do not add facts that are not in the conversation.
 Write the rewritten question in %s, the language of the last message, whatever the language of the earlier turns.
-Reply with ONLY the rewritten question: no quotes, no label, no explanation.`
+Also write the same rewritten question in %s, for searching documents written in that language.
+Reply with ONLY a JSON object: {"query": "<the rewritten question in %[1]s>", "translation": "<the same question in %[2]s>"}.`
 
 // RewriteMessages is the chat request the LLM rewriter sends: the instruction, then the last
 // maxTurns earlier turns (each cut to 600 characters) and the message to rewrite.
@@ -89,9 +143,10 @@ func RewriteMessages(question string, history []rag.Turn, maxTurns int) []rag.Ch
 		}
 		fmt.Fprintf(&b, "%s: %s\n", role, oneLine(truncateRunes(t.Text, maxTurnRunes)))
 	}
-	fmt.Fprintf(&b, "\nLast message: %s\n\nStandalone question:", oneLine(question))
+	fmt.Fprintf(&b, "\nLast message: %s\n\nJSON:", oneLine(question))
+	lang := rag.AnswerLang(question)
 	return []rag.ChatMessage{
-		{Role: "system", Content: fmt.Sprintf(rewriteSystemPrompt, languageName(rag.AnswerLang(question)))},
+		{Role: "system", Content: fmt.Sprintf(rewriteSystemPrompt, languageName(lang), languageName(rag.OtherLang(lang)))},
 		{Role: "user", Content: b.String()},
 	}
 }

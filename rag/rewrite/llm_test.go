@@ -65,7 +65,7 @@ func TestLLMRewritesFollowUp(t *testing.T) {
 		t.Fatalf("request messages = %+v (stream %v), want system + user, not streamed", r.Messages, r.Stream)
 	}
 	sys, user := r.Messages[0].Content, r.Messages[1].Content
-	for _, want := range []string{"ONLY the rewritten question", "in English", "Do not answer"} {
+	for _, want := range []string{"ONLY a JSON object", "in English", "in Spanish", "Do not answer"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)
 		}
@@ -207,5 +207,54 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestLLMWritesTheTranslationInTheSameCall(t *testing.T) {
+	t.Parallel()
+	srv := fakeopenai.New(t, reply(`{"query": "¿Cómo despliego billing-api en staging?", "translation": "How do I deploy billing-api to staging?"}`))
+	got, err := newLLM(t, srv).RewriteTranslated(context.Background(), "¿y en staging?", deployThread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rag.Rewritten{Query: "¿Cómo despliego billing-api en staging?", Translation: "How do I deploy billing-api to staging?"}
+	if got != want {
+		t.Errorf("RewriteTranslated = %+v, want %+v", got, want)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("model calls = %d, want 1 (rewrite and translation in one call)", len(reqs))
+	}
+	r := reqs[0]
+	if r.ResponseFormat != "json_schema" || r.SchemaName != "standalone_query" || !strings.Contains(string(r.Schema), `"translation"`) {
+		t.Errorf("response_format = %q %q %s, want the standalone_query JSON schema", r.ResponseFormat, r.SchemaName, r.Schema)
+	}
+	if sys := r.Messages[0].Content; !strings.Contains(sys, "in Spanish, the language of the last message") || !strings.Contains(sys, "in English, for searching") {
+		t.Errorf("system prompt does not ask for Spanish then English:\n%s", sys)
+	}
+}
+
+func TestLLMReadsRepliesThatIgnoreTheSchema(t *testing.T) {
+	t.Parallel()
+	offline, _ := Offline{}.Rewrite(context.Background(), "and for staging?", deployThread)
+	tests := []struct {
+		name, reply string
+		want        rag.Rewritten
+	}{
+		{"plain text", "How do I deploy billing-api to staging?", rag.Rewritten{Query: "How do I deploy billing-api to staging?"}},
+		{"fenced JSON", "```json\n{\"query\": \"How do I deploy billing-api to staging?\", \"translation\": \"¿Cómo despliego billing-api en staging?\"}\n```",
+			rag.Rewritten{Query: "How do I deploy billing-api to staging?", Translation: "¿Cómo despliego billing-api en staging?"}},
+		{"no translation", `{"query": "How do I deploy billing-api to staging?", "translation": ""}`, rag.Rewritten{Query: "How do I deploy billing-api to staging?"}},
+		{"broken JSON", `{"query": "How do I deploy`, rag.Rewritten{Query: offline}},
+		{"empty query", `{"query": "", "translation": "¿Cómo despliego?"}`, rag.Rewritten{Query: offline}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := newLLM(t, fakeopenai.New(t, reply(tt.reply))).RewriteTranslated(context.Background(), "and for staging?", deployThread)
+			if err != nil || got != tt.want {
+				t.Errorf("RewriteTranslated = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
 	}
 }

@@ -30,7 +30,8 @@ const (
 // conversation's opening, the last two user turns and the last assistant reply that the question
 // does not already hold. A standalone question is returned unchanged, except that a name of the
 // conversation it mentions in part is completed ("clarkson" -> "clarkson Kelly"). The zero value
-// is ready to use.
+// is ready to use. An elliptical follow-up that swaps the previous question's one name or code
+// ("and in Bogotá?") becomes that question with the name swapped.
 type Offline struct {
 	MaxTerms int // terms appended at most; 0 means DefaultMaxTerms
 	MaxWords int // words appended at most; 0 means DefaultMaxWords
@@ -43,6 +44,9 @@ func (o Offline) Rewrite(_ context.Context, question string, history []rag.Turn)
 	question = strings.TrimSpace(question)
 	if len(history) == 0 {
 		return question, nil
+	}
+	if s, ok := substituted(question, history); ok {
+		return s, nil
 	}
 	var extra []string
 	if NeedsContext(question) {

@@ -149,3 +149,21 @@ func TestOfflineLimits(t *testing.T) {
 		t.Errorf("Rewrite with MaxTerms 1, MaxWords 2 = %q, want one term of at most two words", got)
 	}
 }
+
+func TestOfflineSwapsTheNameOfAnEllipticalFollowUp(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ prev, followUp, want string }{
+		{"What is the per diem in Madrid?", "and in Bogotá?", "What is the per diem in Bogotá?"},
+		{"¿Cuántos días de vacaciones hay en Medellín?", "¿Y en Madrid?", "¿Cuántos días de vacaciones hay en Madrid?"},
+		{"precio del SKU-77812", "¿y el SKU-77835?", "precio del SKU-77835"},
+	}
+	for _, c := range cases {
+		got, err := Offline{}.Rewrite(context.Background(), c.followUp, []rag.Turn{{Role: "user", Text: c.prev}, {Role: "assistant", Text: "an answer"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%q after %q = %q, want %q", c.followUp, c.prev, got, c.want)
+		}
+	}
+}

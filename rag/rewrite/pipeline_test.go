@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -44,5 +45,34 @@ func TestPipelineSearchesTheRewrite(t *testing.T) {
 		if ans.StandaloneQuery != tc.want || len(searcher.queries) != 1 || searcher.queries[0] != tc.want {
 			t.Errorf("%s: standalone %q, searched %q; want %q", name, ans.StandaloneQuery, searcher.queries, tc.want)
 		}
+	}
+}
+
+// recordingRewriter remembers the history it was given.
+type recordingRewriter struct{ got []rag.Turn }
+
+func (r *recordingRewriter) Rewrite(_ context.Context, q string, history []rag.Turn) (string, error) {
+	r.got = history
+	return q, nil
+}
+
+func TestPipelineNeverFeedsAbstentionsToTheRewriter(t *testing.T) {
+	t.Parallel()
+	rw := &recordingRewriter{}
+	p := rag.NewPipeline(&recordingSearcher{}, rag.Extractive{}, rw, rag.PipelineOptions{})
+	history := []rag.Turn{
+		{Role: "user", Text: "is there paternity leave?"},
+		{Role: "assistant", Text: "I couldn't find this in our documentation. You could ask Paula Henao.", Abstained: true},
+	}
+	if _, err := p.Answer(context.Background(), rag.Question{Text: "and do they carry over?", History: history, Scope: rag.MustScope("everyone")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range rw.got {
+		if strings.Contains(turn.Text, "Paula Henao") {
+			t.Errorf("the rewriter saw the abstention turn %q", turn.Text)
+		}
+	}
+	if len(rw.got) != 1 {
+		t.Errorf("rewriter got %d turns, want the user's question only", len(rw.got))
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // Store is the stored snapshot of the directory (tables directory_members and directory_state
-// of migration 0010). It implements bot.Directory. Construct it with NewStore.
+// of migration 0014). It implements bot.Directory. Construct it with NewStore.
 type Store struct {
 	pool   *pgxpool.Pool
 	maxAge time.Duration

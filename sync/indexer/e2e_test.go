@@ -282,11 +282,7 @@ func TestFirstIndexBuildsTheVectorIndexOnceAtTheEnd(t *testing.T) {
 	if hnswOID() == before {
 		t.Error("the first index kept the HNSW index instead of building it after loading")
 	}
-	var n int
-	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexdef LIKE '%USING hnsw%'`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	if n != 1 {
+	if n := hnswIndexes(t, b.store.Pool()); n != 1 {
 		t.Fatalf("%d HNSW indexes after the first index, want 1", n)
 	}
 	hits, err := b.store.SearchVector(ctx, b.emb.Vector("remote work VPN laptop"), rag.MustScope("everyone"), 5)

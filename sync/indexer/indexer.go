@@ -1,7 +1,8 @@
 // Package indexer keeps one source's documents in the index equal to a listing of that source:
 // it adds and re-indexes changed items (extract -> chunk -> embed -> one transaction per
-// document), updates access groups without re-embedding, and deletes what the listing no longer
-// holds, but only after a listing that completed.
+// document), updates access groups without re-embedding, withholds documents whose access cannot
+// be resolved, and deletes what the listing no longer holds, but only after a listing that
+// completed.
 package indexer
 
 import (
@@ -30,16 +31,9 @@ type Store interface {
 	ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error)
 	DeleteDocuments(ctx context.Context, source string, externalIDs []string) (int64, error)
 	SetGroups(ctx context.Context, source, externalID string, groups []string) error
+	WithholdDocument(ctx context.Context, source, externalID, reason string) error
 	SetFingerprint(ctx context.Context, source, externalID, fingerprint string) error
 	CompactStats(ctx context.Context) (int64, error)
-}
-
-// BulkLoader is implemented by stores that load a first index faster by building the vector
-// index once at the end.
-type BulkLoader interface {
-	HasVectors(ctx context.Context) (bool, error)
-	BeginBulkLoad(ctx context.Context) error
-	EndBulkLoad(ctx context.Context) error
 }
 
 // Item is one document as a source lists it.
@@ -52,6 +46,10 @@ type Item struct {
 	Size        int64
 	Fingerprint string   // cheap change marker; empty forces a content read
 	Groups      []string // access groups for this item
+	// AccessErr says why the item's access could not be resolved (an unreadable sidecar, no
+	// mappable permission). With AccessErr set, or no group, the item is withheld: readable by
+	// nobody until a later listing resolves its access.
+	AccessErr error
 	// Open reads the item's content. It is called only when the fingerprint changed.
 	Open func(ctx context.Context) ([]byte, error)
 }
@@ -67,6 +65,12 @@ type Options struct {
 	// maintaining it row by row; default 500.
 	BulkThreshold int
 	DryRun        bool
+	// MaxDeleteFraction is the share of a source's documents a pass may delete; a pass that
+	// would delete more (beyond MassDeleteFloor documents), or all of them, deletes nothing.
+	// nil means DefaultMaxDeleteFraction.
+	MaxDeleteFraction *float64
+	// AllowMassDelete confirms this pass's deletions whatever their number.
+	AllowMassDelete bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
 }
@@ -99,11 +103,25 @@ type Failure struct {
 	Err        error
 }
 
+// Withheld is one listed item whose access could not be resolved: its indexed version, if any,
+// is readable by nobody until its access resolves; a new item is not indexed.
+type Withheld struct {
+	ExternalID string
+	Reason     string
+}
+
 // Report counts what a run did.
 type Report struct {
 	Listed, Added, Changed, Unchanged, Deleted, ACLOnly, Chunks int
 	Failed                                                      []Failure
+	Withheld                                                    []Withheld
 	Took                                                        time.Duration
+	// BulkLoad is true when the run was a first, bulk load (vector index built once at the end).
+	BulkLoad bool
+	// Known is how many documents of the source were indexed before the pass.
+	Known int
+	// DeletesBlocked is how many deletions the mass-deletion guard held back (then Deleted is 0).
+	DeletesBlocked int
 }
 
 // prepared is an item read, extracted and chunked, waiting for its embeddings.
@@ -115,32 +133,34 @@ type prepared struct {
 }
 
 // Sync makes the source's indexed documents equal to items. complete says the listing finished
-// without error: only then are documents missing from it deleted. It returns an error only when
-// the index itself cannot be read or written; per-item problems are in Report.Failed.
+// without error: only then are documents missing from it deleted, and only when they are not a
+// mass deletion (see MaxDeleteFraction; Report.DeletesBlocked counts the deletions held back).
+// It returns an error only when the index itself cannot be read or written; per-item problems
+// are in Report.Failed and Report.Withheld.
 func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, complete bool) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Listed: len(items)}
+	if err := ix.recoverBulkLoad(ctx); err != nil {
+		return nil, err
+	}
 	known, err := ix.store.Documents(ctx, source)
 	if err != nil {
 		return nil, err
 	}
-	if bl, ok := ix.store.(BulkLoader); ok && len(items) >= ix.opts.BulkThreshold && !ix.opts.DryRun {
-		has, err := bl.HasVectors(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !has {
-			if err := bl.BeginBulkLoad(ctx); err != nil {
-				return nil, err
+	rep.Known = len(known)
+	end, err := ix.beginBulkLoad(ctx, len(items))
+	if err != nil {
+		return nil, err
+	}
+	if end != nil {
+		rep.BulkLoad = true
+		// Finished whatever happens to the run, so the index never stays without its vector
+		// index or its statistics; a crash leaves that to the next start.
+		defer func() {
+			if err := end(context.WithoutCancel(ctx)); err != nil {
+				ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
 			}
-			// Finished whatever happens to the run, so the index never stays without its vector
-			// index or its statistics.
-			defer func() {
-				if err := bl.EndBulkLoad(context.WithoutCancel(ctx)); err != nil {
-					ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
-				}
-			}()
-		}
+		}()
 	}
 	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
 		return rep, err
@@ -156,7 +176,7 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 				gone = append(gone, id)
 			}
 		}
-		if err := ix.deleteGone(ctx, source, gone, rep); err != nil {
+		if err := ix.deleteGone(ctx, source, gone, len(known), rep); err != nil {
 			return rep, err
 		}
 	}
@@ -176,8 +196,13 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p, err := ix.prepare(ctx, source, it, known, rep)
-		if err != nil {
+		if it.AccessErr != nil || len(rag.NormalizeGroups(it.Groups)) == 0 {
+			// Not a per-item failure: a withhold that cannot be written must stop the run,
+			// since the document would stay readable by its old groups.
+			if err := ix.withhold(ctx, source, it, known, rep); err != nil {
+				return err
+			}
+		} else if p, err := ix.prepare(ctx, source, it, known, rep); err != nil {
 			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
 			ix.logger.WarnContext(ctx, "document skipped", slog.String("source", source), slog.String("document", it.ExternalID), slog.String("error", err.Error()))
 		} else if p != nil {
@@ -197,22 +222,6 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 	return ix.writeBatch(ctx, source, batch, rep)
 }
 
-// deleteGone removes the given documents (sorted, deduplicated; a dry run only counts them).
-func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string, rep *Report) error {
-	slices.Sort(gone)
-	gone = slices.Compact(gone)
-	if len(gone) == 0 || ix.opts.DryRun {
-		rep.Deleted = len(gone)
-		return nil
-	}
-	n, err := ix.store.DeleteDocuments(ctx, source, gone)
-	if err != nil {
-		return err
-	}
-	rep.Deleted = int(n)
-	return nil
-}
-
 // compact folds the run's term-statistics deltas into the vocabulary when anything changed.
 func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
 	if ix.opts.DryRun || rep.Added+rep.Changed+rep.Deleted == 0 {
@@ -222,16 +231,16 @@ func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
 	return err
 }
 
-// prepare decides what an item needs. It returns nil when nothing is to be embedded (unchanged,
-// or an access-group change applied in place).
+// prepare decides what an item with known access needs. It returns nil when nothing is to be
+// embedded (unchanged, or an access-group change applied in place).
 func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) (*prepared, error) {
 	groups, err := rag.CleanGroups(it.Groups)
 	if err != nil {
-		// rag.ErrNoScope or rag.ErrInvalidGroup: the item's access cannot be resolved.
+		// rag.ErrInvalidGroup: the item's access cannot be resolved.
 		return nil, fmt.Errorf("access groups: %w", err)
 	}
 	state, exists := known[it.ExternalID]
-	sameGroups := exists && slices.Equal(state.Groups, groups)
+	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
 		return nil, ix.groupsOnly(ctx, source, it, sameGroups, groups, rep)
 	}

@@ -82,6 +82,10 @@ func (s *Scheduler) runOnce(src syncrun.Source) {
 		s.logger.InfoContext(s.ctx, "sync skipped: another replica is syncing this source", slog.String("source", src.Name))
 	case errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
 		s.logger.InfoContext(s.ctx, "sync interrupted by shutdown; the next run finishes it", slog.String("source", src.Name))
+	case errors.Is(err, syncrun.ErrMassDelete):
+		// The runner logged the held-back deletion at error level; this line keeps the run id.
+		s.logger.WarnContext(s.ctx, "sync applied its changes but held back its deletions", slog.String("source", src.Name),
+			slog.Int64("run_id", res.Run.ID), slog.String("error", err.Error()))
 	case err != nil:
 		s.logger.ErrorContext(s.ctx, "sync failed", slog.String("source", src.Name), slog.Int64("run_id", res.Run.ID), slog.String("error", err.Error()))
 	}

@@ -20,7 +20,7 @@ type Run struct {
 	DryRun     bool
 	StartedAt  time.Time
 	FinishedAt time.Time // zero while running, or when the process died mid-run
-	Complete   bool      // the listing finished, so deletions were applied
+	Complete   bool      // the listing finished, so deletions were applied unless DeletesBlocked
 	Listed     int
 	Added      int
 	Changed    int
@@ -28,17 +28,28 @@ type Run struct {
 	Deleted    int
 	ACLOnly    int
 	Failed     int
-	Error      string
+	Withheld   int // listed documents whose access could not be resolved: readable by nobody
+	// DeletesBlocked is how many deletions the mass-deletion guard held back (Deleted is then 0).
+	DeletesBlocked int
+	Error          string
 }
 
-// RunFailure is one document a run could not index, with the reason.
+// Kinds of RunFailure.
+const (
+	KindFailed   = "failed"   // could not be indexed; its previous version, if any, stays
+	KindWithheld = "withheld" // access could not be resolved; readable by nobody meanwhile
+)
+
+// RunFailure is one document a run could not index (KindFailed) or withheld (KindWithheld),
+// with the reason.
 type RunFailure struct {
 	ExternalID string
+	Kind       string
 	Reason     string
 }
 
 // History reads and writes the run history and the per-source sync cursor (tables sync_runs,
-// sync_failures and sync_state of migration 0004).
+// sync_failures and sync_state of migrations 0003 and 0013).
 type History struct {
 	pool *pgxpool.Pool
 }
@@ -56,25 +67,30 @@ func (h *History) start(ctx context.Context, source, mode string, dryRun bool) (
 	return id, nil
 }
 
-// finish writes a run's counts, error and failures in one transaction.
-func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure) error {
+// finish writes a run's counts, error, failures and withheld documents in one transaction.
+func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure, withheld []indexer.Withheld) error {
 	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE sync_runs SET finished_at = now(), complete = $2, listed = $3, added = $4,
-			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10 WHERE id = $1`,
-			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error)
+			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10, withheld = $11,
+			deletes_blocked = $12 WHERE id = $1`,
+			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error, r.Withheld,
+			r.DeletesBlocked)
 		if err != nil {
 			return err
 		}
-		if len(failures) == 0 {
+		var ids, kinds, reasons []string
+		for _, f := range failures {
+			ids, kinds, reasons = append(ids, f.ExternalID), append(kinds, KindFailed), append(reasons, f.Err.Error())
+		}
+		for _, w := range withheld {
+			ids, kinds, reasons = append(ids, w.ExternalID), append(kinds, KindWithheld), append(reasons, w.Reason)
+		}
+		if len(ids) == 0 {
 			return nil
 		}
-		ids, reasons := make([]string, len(failures)), make([]string, len(failures))
-		for i, f := range failures {
-			ids[i], reasons[i] = f.ExternalID, f.Err.Error()
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO sync_failures (run_id, external_id, reason)
-			SELECT $1, x.id, x.reason FROM unnest($2::text[], $3::text[]) AS x(id, reason)
-			ON CONFLICT (run_id, external_id) DO UPDATE SET reason = EXCLUDED.reason`, r.ID, ids, reasons)
+		_, err = tx.Exec(ctx, `INSERT INTO sync_failures (run_id, external_id, kind, reason)
+			SELECT $1, x.id, x.kind, x.reason FROM unnest($2::text[], $3::text[], $4::text[]) AS x(id, kind, reason)
+			ON CONFLICT (run_id, external_id) DO UPDATE SET kind = EXCLUDED.kind, reason = EXCLUDED.reason`, r.ID, ids, kinds, reasons)
 		return err
 	})
 	if err != nil {
@@ -84,12 +100,12 @@ func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure)
 }
 
 const runColumns = `id, source, mode, dry_run, started_at, coalesce(finished_at, 'epoch'::timestamptz), complete,
-	listed, added, changed, unchanged, deleted, acl_only, failed, error`
+	listed, added, changed, unchanged, deleted, acl_only, failed, withheld, deletes_blocked, error`
 
 func scanRun(row pgx.Row) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.Source, &r.Mode, &r.DryRun, &r.StartedAt, &r.FinishedAt, &r.Complete,
-		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Error)
+		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Withheld, &r.DeletesBlocked, &r.Error)
 	if r.FinishedAt.Equal(time.Unix(0, 0)) {
 		r.FinishedAt = time.Time{}
 	}
@@ -128,15 +144,15 @@ func (h *History) Runs(ctx context.Context, source string, limit int) ([]Run, er
 	return out, rows.Err()
 }
 
-// Failures returns the documents a run could not index, by external id.
+// Failures returns the documents a run could not index or withheld, by external id.
 func (h *History) Failures(ctx context.Context, runID int64) ([]RunFailure, error) {
-	rows, err := h.pool.Query(ctx, `SELECT external_id, reason FROM sync_failures WHERE run_id = $1 ORDER BY external_id`, runID)
+	rows, err := h.pool.Query(ctx, `SELECT external_id, kind, reason FROM sync_failures WHERE run_id = $1 ORDER BY external_id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("read failures of run %d: %w", runID, err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RunFailure, error) {
 		var f RunFailure
-		return f, row.Scan(&f.ExternalID, &f.Reason)
+		return f, row.Scan(&f.ExternalID, &f.Kind, &f.Reason)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read failures of run %d: %w", runID, err)

@@ -31,5 +31,5 @@ func OpenSource(ctx context.Context, cfg config.SourceConfig, logger *slog.Logge
 	if err != nil {
 		return Source{}, err
 	}
-	return Source{Name: cfg.Name, Connector: conn, FullEvery: cfg.GDrive.FullEvery}, nil
+	return Source{Name: cfg.Name, Connector: conn, FullEvery: cfg.GDrive.FullEvery, MaxDeleteFraction: cfg.MaxDeleteFraction}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -33,17 +34,27 @@ type ChangeFeed interface {
 }
 
 // Source is a named connector. FullEvery (for change feeds) forces a full listing when the last
-// one is older; zero means 24 hours.
+// one is older; zero means 24 hours. MaxDeleteFraction is the share of its documents a pass may
+// delete without --allow-mass-delete (nil: indexer.DefaultMaxDeleteFraction).
 type Source struct {
-	Name      string
-	Connector Connector
-	FullEvery time.Duration
+	Name              string
+	Connector         Connector
+	FullEvery         time.Duration
+	MaxDeleteFraction *float64
 }
+
+// ErrMassDelete is returned (wrapped) by Runner.Run when the pass would have deleted more than
+// the source's max_delete_fraction of its documents, or all of them, and so deleted none. The
+// rest of the pass was applied; RunOptions.AllowMassDelete confirms the deletions.
+var ErrMassDelete = errors.New("mass deletion held back")
 
 // RunOptions adjusts one pass.
 type RunOptions struct {
 	Full   bool // list everything even when a change feed could be used
 	DryRun bool // count what would change; write nothing to the index or the cursor
+	// AllowMassDelete confirms this pass's deletions even when they exceed the source's
+	// MaxDeleteFraction or are all of its documents.
+	AllowMassDelete bool
 	// Progress is called after each listed item (see indexer.Options.Progress).
 	Progress func(done, total int, item string)
 	// Listed is called once the listing is known, with its size and mode.
@@ -54,6 +65,7 @@ type RunOptions struct {
 type Result struct {
 	Run      Run
 	Failures []indexer.Failure
+	Withheld []indexer.Withheld // listed documents readable by nobody until their access resolves
 	Took     time.Duration
 }
 
@@ -78,8 +90,10 @@ func (r *Runner) History() *History { return r.history }
 
 // Run makes one pass over src. It returns ErrBusy (wrapped) when another run holds the source,
 // the listing's error when the source could not be listed (the run is recorded with it; nothing
-// is deleted), and ctx's error when cancelled. Per-document failures are not errors: they are in
-// Result.Failures and the history, and their documents keep their previous version.
+// is deleted), ErrMassDelete (wrapped) when the pass held back a mass deletion (everything else
+// it found was applied), and ctx's error when cancelled. Per-document failures are not errors:
+// they are in Result.Failures and the history, and their documents keep their previous version;
+// withheld documents are in Result.Withheld.
 func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, error) {
 	start := time.Now()
 	lock, err := tryLock(ctx, r.pool, src.Name)
@@ -107,6 +121,7 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 	}
 	opts := r.opts
 	opts.DryRun, opts.Progress = ro.DryRun, ro.Progress
+	opts.MaxDeleteFraction, opts.AllowMassDelete = src.MaxDeleteFraction, ro.AllowMassDelete
 	ix := indexer.New(r.store, r.embedder, opts, r.logger.With(slog.String("source", src.Name)))
 
 	run := Run{ID: runID, Source: src.Name, Mode: mode, DryRun: ro.DryRun, StartedAt: start}
@@ -119,31 +134,75 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 	}
 	if rep != nil {
 		run.Listed, run.Added, run.Changed, run.Unchanged = rep.Listed, rep.Added, rep.Changed, rep.Unchanged
-		run.Deleted, run.ACLOnly, run.Failed = rep.Deleted, rep.ACLOnly, len(rep.Failed)
+		run.Deleted, run.ACLOnly, run.Failed, run.Withheld = rep.Deleted, rep.ACLOnly, len(rep.Failed), len(rep.Withheld)
+		run.DeletesBlocked = rep.DeletesBlocked
 	}
-	switch {
-	case passErr != nil:
-		run.Error = passErr.Error()
-	case run.Failed > 0:
-		run.Error = fmt.Sprintf("%d of %d documents failed and keep their previous version; first: %s: %v",
-			run.Failed, run.Listed, rep.Failed[0].ExternalID, rep.Failed[0].Err)
+	var massErr error
+	if run.DeletesBlocked > 0 {
+		massErr = massDeleteError(src, rep)
+		r.logger.ErrorContext(ctx, "sync held back a mass deletion: nothing was deleted", slog.String("source", src.Name),
+			slog.Int64("run_id", runID), slog.Int("would_delete", rep.DeletesBlocked), slog.Int("documents", rep.Known),
+			slog.String("confirm", "cita sync --source "+src.Name+" --allow-mass-delete"))
 	}
+	run.Error = runError(run, rep, passErr, massErr)
+	passErr = errors.Join(passErr, massErr)
 	run.FinishedAt = time.Now()
 	res := Result{Run: run, Took: run.FinishedAt.Sub(start)}
 	if rep != nil {
-		res.Failures = rep.Failed
+		res.Failures, res.Withheld = rep.Failed, rep.Withheld
 	}
 	// Record even when ctx was cancelled (a stopping scheduler): the row must not stay "running".
 	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	if err := r.history.finish(recordCtx, run, res.Failures); err != nil {
+	if err := r.history.finish(recordCtx, run, res.Failures, res.Withheld); err != nil {
 		return res, errors.Join(passErr, err)
+	}
+	if run.Withheld > 0 {
+		r.logger.WarnContext(ctx, "documents withheld: their access could not be resolved, so nobody can read them until it is",
+			slog.String("source", src.Name), slog.Int("withheld", run.Withheld),
+			slog.String("first", rep.Withheld[0].ExternalID), slog.String("reason", rep.Withheld[0].Reason))
 	}
 	r.logger.InfoContext(ctx, "sync run finished", slog.String("source", src.Name), slog.String("mode", mode),
 		slog.Int("listed", run.Listed), slog.Int("added", run.Added), slog.Int("changed", run.Changed),
 		slog.Int("deleted", run.Deleted), slog.Int("acl_only", run.ACLOnly), slog.Int("failed", run.Failed),
-		slog.Bool("complete", run.Complete), slog.Duration("took", res.Took))
+		slog.Int("withheld", run.Withheld), slog.Bool("complete", run.Complete), slog.Duration("took", res.Took))
 	return res, passErr
+}
+
+// massDeleteError says why a pass deleted nothing and how to confirm the deletions.
+func massDeleteError(src Source, rep *indexer.Report) error {
+	fraction := indexer.DefaultMaxDeleteFraction
+	if src.MaxDeleteFraction != nil {
+		fraction = *src.MaxDeleteFraction
+	}
+	why := fmt.Sprintf("more than max_delete_fraction %g of them", fraction)
+	if rep.DeletesBlocked >= rep.Known {
+		why = "all of them"
+	}
+	return fmt.Errorf("%w: the listing of %s would delete %d of its %d indexed documents (%s), so nothing was deleted; "+
+		"if the source is unmounted, its share revoked or its prefix wrong, fix that; if the documents are really gone, confirm with "+
+		"`cita sync --source %s --allow-mass-delete`", ErrMassDelete, src.Name, rep.DeletesBlocked, rep.Known, why, src.Name)
+}
+
+// runError is the run's error column: the pass's error, else a summary of its failed
+// documents; then the held-back deletions and the withheld documents ("" when all went well).
+func runError(run Run, rep *indexer.Report, passErr, massErr error) string {
+	var parts []string
+	if passErr != nil {
+		parts = append(parts, passErr.Error())
+	}
+	if massErr != nil {
+		parts = append(parts, massErr.Error())
+	}
+	if run.Failed > 0 && passErr == nil {
+		parts = append(parts, fmt.Sprintf("%d of %d documents failed and keep their previous version; first: %s: %v",
+			run.Failed, run.Listed, rep.Failed[0].ExternalID, rep.Failed[0].Err))
+	}
+	if run.Withheld > 0 {
+		parts = append(parts, fmt.Sprintf("%d documents withheld (readable by nobody) because their access could not be resolved; first: %s: %s",
+			run.Withheld, rep.Withheld[0].ExternalID, rep.Withheld[0].Reason))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // full lists everything. The change-feed token is taken before listing, so that changes made
@@ -175,7 +234,10 @@ func (r *Runner) full(ctx context.Context, ix *indexer.Indexer, src Source, feed
 		return rep, errors.Join(listErr, err)
 	}
 	run.Complete = complete
-	if feed != nil && complete && !ro.DryRun {
+	// Held-back deletions keep the cursor where it was, so that the next pass meets the same
+	// deletions again (replaying the changes since the old token, or listing in full) and says
+	// so again, until they are confirmed or the source is repaired.
+	if feed != nil && complete && !ro.DryRun && rep.DeletesBlocked == 0 {
 		if err := r.history.saveCursor(ctx, src.Name, token, true); err != nil {
 			return rep, err
 		}
@@ -184,9 +246,10 @@ func (r *Runner) full(ctx context.Context, ix *indexer.Indexer, src Source, feed
 }
 
 // incremental applies the change feed since token. The token advances only when every document
-// succeeded: otherwise the next run replays the same changes (the ones already indexed are
-// skipped by fingerprint) and retries the failed ones. A document that keeps failing is replayed
-// until the next full listing (Source.FullEvery), which resets the token.
+// succeeded and no deletion was held back: otherwise the next run replays the same changes (the
+// ones already indexed are skipped by fingerprint) and retries the failed ones or asks again for
+// the deletions. A document that keeps failing is replayed until the next full listing
+// (Source.FullEvery), which resets the token.
 func (r *Runner) incremental(ctx context.Context, ix *indexer.Indexer, src Source, feed ChangeFeed, token string, ro RunOptions, run *Run) (*indexer.Report, error) {
 	changed, removed, next, err := feed.Changes(ctx, token)
 	if err != nil {
@@ -200,7 +263,7 @@ func (r *Runner) incremental(ctx context.Context, ix *indexer.Indexer, src Sourc
 		return rep, err
 	}
 	run.Complete = true
-	if !ro.DryRun && len(rep.Failed) == 0 {
+	if !ro.DryRun && len(rep.Failed) == 0 && rep.DeletesBlocked == 0 {
 		if err := r.history.saveCursor(ctx, src.Name, next, false); err != nil {
 			return rep, err
 		}

@@ -76,8 +76,18 @@ func New(t testing.TB, docs ...Doc) *Env {
 	for _, d := range docs {
 		e.Add(t, d)
 	}
-	e.Pipeline = rag.NewPipeline(rag.NewHybrid(index, emb, rag.DefaultHybridOptions()), rag.Extractive{}, nil, rag.PipelineOptions{})
+	e.Pipeline = e.PipelineWith(rag.PipelineOptions{})
 	return e
+}
+
+// PipelineWith returns another pipeline over the same index (with an answer cache, say).
+func (e *Env) PipelineWith(opts rag.PipelineOptions) *rag.Pipeline {
+	return rag.NewPipeline(rag.NewHybrid(e.Index, e.emb, rag.DefaultHybridOptions()), rag.Extractive{}, nil, opts)
+}
+
+// CachedPipeline returns a pipeline with the PostgreSQL answer cache.
+func (e *Env) CachedPipeline() *rag.Pipeline {
+	return e.PipelineWith(rag.PipelineOptions{Cache: pgstore.NewCache(e.Pool, pgstore.CacheOptions{Variant: "extractive"}, slog.New(slog.DiscardHandler))})
 }
 
 // Add indexes one document and returns its id.

@@ -25,8 +25,8 @@ type reply struct {
 }
 
 // FakeSlack is a loopback Slack Web API with the methods the adapter calls. Its workspace has
-// one human per channel: channel C<x> holds user U<x> and the bot; every human is a full member
-// with an e-mail at example.com.
+// one human per channel: private channel C<x> holds user U<x> and the bot; every human is a full
+// member with an e-mail at example.com, found with users.info (users.list lists only the bot).
 type FakeSlack struct {
 	srv *httptest.Server
 
@@ -101,6 +101,11 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		user := r.Form.Get("user")
 		resp = map[string]any{"ok": true, "user": map[string]any{"id": user, "team_id": "T1", "name": strings.ToLower(user),
 			"is_bot": user == botUserID, "profile": map[string]any{"email": strings.ToLower(user) + "@example.com"}}}
+	case "conversations.info":
+		resp = map[string]any{"ok": true, "channel": map[string]any{"id": channel, "name": strings.ToLower(channel), "is_channel": true, "is_private": true}}
+	case "users.list":
+		resp = map[string]any{"ok": true, "members": []any{map[string]any{"id": botUserID, "team_id": "T1", "name": "cita", "is_bot": true}},
+			"response_metadata": map[string]any{"next_cursor": ""}}
 	case "conversations.members":
 		resp = map[string]any{"ok": true, "members": []string{"U" + strings.TrimPrefix(channel, "C"), botUserID},
 			"response_metadata": map[string]any{"next_cursor": ""}}

@@ -112,7 +112,9 @@ func (d *Drive) List(ctx context.Context) ([]indexer.Item, bool, error) {
 	}
 }
 
-// item turns a Drive file into an indexer item; ok is false for files cita does not index.
+// item turns a Drive file into an indexer item; ok is false for files cita does not index. A
+// file whose permissions cannot be read or mapped carries the reason as its AccessErr. It
+// returns an error only when ctx ends.
 func (d *Drive) item(ctx context.Context, f *drive.File) (indexer.Item, bool, error) {
 	if f.Trashed {
 		return indexer.Item{}, false, nil
@@ -121,20 +123,27 @@ func (d *Drive) item(ctx context.Context, f *drive.File) (indexer.Item, bool, er
 	if !ok {
 		return indexer.Item{}, false, nil
 	}
-	perms := f.Permissions
-	if len(perms) == 0 && (len(f.PermissionIds) > 0 || f.DriveId != "") {
-		// Files of shared drives do not carry their permissions in listings.
-		var err error
-		if perms, err = d.permissions(ctx, f.Id); err != nil {
-			return indexer.Item{}, false, err
-		}
-	}
 	it := indexer.Item{
 		ExternalID: f.Id,
 		Name:       name,
 		URL:        f.WebViewLink,
 		Size:       f.Size,
-		Groups:     d.groups.groups(perms),
+	}
+	perms := f.Permissions
+	var permErr error
+	if len(perms) == 0 && (len(f.PermissionIds) > 0 || f.DriveId != "") {
+		// Files of shared drives do not carry their permissions in listings.
+		perms, permErr = d.permissions(ctx, f.Id)
+		if err := ctx.Err(); err != nil {
+			return indexer.Item{}, false, err
+		}
+	}
+	if permErr != nil {
+		// Unknown permissions withhold this file (readable by nobody until a later pass reads
+		// them); the listing goes on.
+		it.AccessErr = permErr
+	} else {
+		it.Groups, it.AccessErr = d.groups.groups(perms)
 	}
 	if len(f.Owners) > 0 {
 		it.Owner = f.Owners[0].EmailAddress

@@ -42,15 +42,21 @@ func seedDrive(f *fakeDrive) {
 
 func driveSource(t *testing.T, srvURL string, client option.ClientOption) syncrun.Source {
 	t.Helper()
+	return syncrun.Source{Name: "drive", Connector: newDrive(t, srvURL, client, "everyone")}
+}
+
+// newDrive returns the connector of the test source; anyone is its anyone_group.
+func newDrive(t *testing.T, srvURL string, client option.ClientOption, anyone string) *gdrive.Drive {
+	t.Helper()
 	cfg := config.SourceConfig{Name: "drive", Type: "gdrive", GDrive: config.GDriveSource{
-		SheetsFormat: "csv", SlidesFormat: "text", AnyoneGroup: "everyone",
+		SheetsFormat: "csv", SlidesFormat: "text", AnyoneGroup: anyone,
 		GroupAliases: map[string]string{"eng@example.com": "engineering"},
 	}}
 	d, err := gdrive.New(context.Background(), cfg, slog.New(slog.DiscardHandler), option.WithEndpoint(srvURL+"/drive/v3/"), client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return syncrun.Source{Name: "drive", Connector: d}
+	return d
 }
 
 // TestDriveSync runs full and incremental passes through the real Drive client against the

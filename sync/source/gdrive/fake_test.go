@@ -23,11 +23,12 @@ type fakeDrive struct {
 	changes  []fakeChange
 	pageSize int // server-side cap, to force pagination
 
-	failListPage  int             // files.list page (1-based) answered with a 500
-	failMedia     map[string]bool // file ids whose download answers 500
-	exportTooBig  map[string]bool // file ids whose export answers exportSizeLimitExceeded
-	mediaRequests int             // downloads and exports served
-	listPages     int
+	failListPage    int             // files.list page (1-based) answered with a 500
+	failMedia       map[string]bool // file ids whose download answers 500
+	failPermissions map[string]bool // file ids whose permissions.list answers 500
+	exportTooBig    map[string]bool // file ids whose export answers exportSizeLimitExceeded
+	mediaRequests   int             // downloads and exports served
+	listPages       int
 }
 
 type fakeFile struct {
@@ -220,6 +221,10 @@ func (f *fakeDrive) permissions(w http.ResponseWriter, r *http.Request) {
 	file, ok := f.files[r.PathValue("id")]
 	if !ok {
 		writeError(w, http.StatusNotFound, "notFound", "File not found")
+		return
+	}
+	if f.failPermissions[file.ID] {
+		writeError(w, http.StatusInternalServerError, "backendError", "Backend Error")
 		return
 	}
 	if r.URL.Query().Get("supportsAllDrives") != "true" && file.DriveID != "" {

@@ -1,6 +1,9 @@
 package gdrive
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/api/drive/v3"
@@ -17,10 +20,12 @@ type groupMapper struct {
 	aliases map[string]string
 }
 
-// groups returns the groups of a file's permissions; nil when none maps to a group (the
-// indexer then refuses the file rather than index it without access control).
-func (m groupMapper) groups(perms []*drive.Permission) []string {
-	var out []string
+// groups returns the groups of a file's permissions. When none maps to a group it returns an
+// error saying why: the indexer then withholds the file (readable by nobody) rather than index
+// it, or keep an earlier, wider list of groups. A permission of a kind it does not know gives no
+// group.
+func (m groupMapper) groups(perms []*drive.Permission) ([]string, error) {
+	var out, unmapped []string
 	for _, p := range perms {
 		if p == nil {
 			continue
@@ -37,8 +42,11 @@ func (m groupMapper) groups(perms []*drive.Permission) []string {
 			}
 		case "anyone":
 			g = m.anyone
+		default:
+			// A kind of sharing this mapping does not know reads as nobody.
 		}
 		if g == "" {
+			unmapped = append(unmapped, p.Type)
 			continue
 		}
 		if alias, ok := m.aliases[g]; ok {
@@ -46,7 +54,18 @@ func (m groupMapper) groups(perms []*drive.Permission) []string {
 		}
 		out = append(out, g)
 	}
-	return out
+	if len(out) > 0 {
+		return out, nil
+	}
+	if len(unmapped) == 0 {
+		return nil, errors.New("no permission of the file is visible (the account may have lost its sharing rights on it)")
+	}
+	slices.Sort(unmapped)
+	hint := ""
+	if slices.Contains(unmapped, "anyone") && m.anyone == "" {
+		hint = "; set gdrive.anyone_group to give link-shared files a group"
+	}
+	return nil, fmt.Errorf("no permission maps to an access group (permission types: %s)%s", strings.Join(slices.Compact(unmapped), ", "), hint)
 }
 
 // identityGroup returns the group name canon gives raw, or raw itself when it is not a valid

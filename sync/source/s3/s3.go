@@ -1,6 +1,6 @@
 // Package s3 is the connector for a bucket of any S3-compatible store (AWS S3, MinIO, R2),
 // through minio-go: ETag fingerprints, prefix filters, and access groups from the source's
-// rules matched against object keys.
+// rules matched against object keys, or from .cita-access.yaml sidecar objects.
 package s3
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/sync/extract"
 	"github.com/citahq/cita/sync/indexer"
+	"github.com/citahq/cita/sync/source/sidecar"
 )
 
 // maxObjectBytes bounds one download; the extractors have their own, lower, limits.
@@ -30,6 +31,7 @@ type Bucket struct {
 	prefixes []string
 	exclude  []string
 	rules    config.AccessRules
+	sidecars bool
 	urlBase  string
 	logger   *slog.Logger
 }
@@ -59,20 +61,28 @@ func New(cfg config.SourceConfig, logger *slog.Logger) (*Bucket, error) {
 	if len(prefixes) == 0 {
 		prefixes = []string{""}
 	}
-	return &Bucket{client: client, bucket: c.Bucket, prefixes: prefixes, exclude: c.Exclude, rules: rules, urlBase: c.URLBase, logger: logger}, nil
+	return &Bucket{client: client, bucket: c.Bucket, prefixes: prefixes, exclude: c.Exclude, rules: rules, sidecars: c.Sidecars,
+		urlBase: c.URLBase, logger: logger}, nil
 }
 
-// List returns every supported object under the prefixes. On a listing error it returns the
-// objects listed so far, complete false, and the error.
+// List returns every supported object under the prefixes, with its access groups. On a listing
+// error it returns the objects listed so far, complete false, and the error. An object whose
+// sidecar cannot be read or parsed carries the error as its AccessErr (the indexer withholds it).
 func (b *Bucket) List(ctx context.Context) ([]indexer.Item, bool, error) {
 	var items []indexer.Item
 	seen := map[string]bool{}
+	access := newAccessResolver(b)
 	for _, prefix := range b.prefixes {
 		for obj := range b.client.ListObjects(ctx, b.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
 			if obj.Err != nil {
+				access.resolve(ctx, items)
 				return items, false, fmt.Errorf("list s3://%s/%s: %w", b.bucket, prefix, obj.Err)
 			}
 			key := obj.Key
+			if b.sidecars && path.Base(key) == sidecar.Name {
+				access.listedSidecar(key)
+				continue
+			}
 			if seen[key] || strings.HasSuffix(key, "/") || !extract.Supported(key) || b.excluded(key) {
 				continue
 			}
@@ -84,14 +94,16 @@ func (b *Bucket) List(ctx context.Context) ([]indexer.Item, bool, error) {
 				Modified:    obj.LastModified,
 				Size:        obj.Size,
 				Fingerprint: "etag:" + strings.Trim(obj.ETag, `"`),
-				Groups:      b.rules.GroupsFor(key),
 				Open:        b.opener(key),
 			})
 		}
 		if err := ctx.Err(); err != nil {
+			access.resolve(ctx, items)
 			return items, false, err
 		}
+		access.listedPrefix(prefix)
 	}
+	access.resolve(ctx, items)
 	return items, true, nil
 }
 

@@ -1,5 +1,6 @@
 -- +goose Up
--- Issue 12, findings 7 to 10 and identity groups:
+-- Issue 12, findings 7 to 10 and identity groups (numbered after 0013: it relies on its bulk_load
+-- table and its withheld documents):
 --   1. access group names are checked by the database too;
 --   2. full-text statistics are kept per access class, so a search computes BM25 statistics and
 --      term expansions only from what its scope may read;
@@ -8,12 +9,14 @@
 --      longer reach the answer's audience;
 --   5. Google Groups memberships read from the Directory API, for identity groups.
 
--- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup).
+-- 1. Group names: 1 to 256 characters of a-z, 0-9 and . _ - + ' @ : (rag.ValidateGroup). An
+-- empty list is a withheld document's (0013's documents_groups_check and chunks_groups_check
+-- decide when a list may be empty).
 -- +goose StatementBegin
 CREATE FUNCTION cita_valid_groups(groups text[]) RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-    SELECT cardinality(groups) > 0 AND NOT EXISTS (
+    SELECT NOT EXISTS (
         SELECT 1 FROM unnest(groups) g
         WHERE g IS NULL OR octet_length(g) > 256 OR NOT (g COLLATE "C" ~ '^[a-z0-9._+''@:-]+$'))
 $$;
@@ -34,10 +37,14 @@ DELETE FROM answer_cache;
 -- of groups; a search sums the classes its scope may read (classes whose groups overlap it),
 -- so documents outside the scope change nothing it computes or shows, and every chunk it may
 -- read counts exactly once. Maintained like lexeme_stats: statement triggers append signed
--- deltas, readers add pending deltas, cita_compact_class_stats() folds them in.
+-- deltas, readers add pending deltas, cita_compact_class_stats() folds them in. A withheld chunk
+-- (no group: readable by nobody) counts in no class, so it changes nothing any scope computes.
+-- While a bulk load's statistics are pending (0013's bulk_load.stats_pending) the triggers skip
+-- their deltas, and the load's end (or its recovery) runs cita_rebuild_class_stats() in the
+-- transaction that clears the flag, as it runs cita_rebuild_stats().
 CREATE TABLE access_classes (
     id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    groups text[] NOT NULL UNIQUE
+    groups text[] NOT NULL UNIQUE CHECK (cardinality(groups) > 0)
 );
 CREATE INDEX access_classes_groups_idx ON access_classes USING gin (groups);
 
@@ -75,10 +82,11 @@ CREATE FUNCTION chunks_class_stats_insert() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF current_setting('cita.bulk_load', true) = 'on' THEN
+    IF EXISTS (SELECT 1 FROM bulk_load WHERE stats_pending) THEN
         RETURN NULL; -- cita_rebuild_class_stats() runs at the end of the load
     END IF;
-    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM new_rows ORDER BY groups ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO access_classes (groups)
+    SELECT DISTINCT groups FROM new_rows WHERE cardinality(groups) > 0 ORDER BY groups ON CONFLICT (groups) DO NOTHING;
     INSERT INTO class_lexeme_delta (lexeme, class_id, df)
     SELECT l, c.id, count(*) FROM new_rows n JOIN access_classes c ON c.groups = n.groups, unnest(tsvector_to_array(n.tsv)) l
     GROUP BY l, c.id;
@@ -96,7 +104,7 @@ CREATE FUNCTION chunks_class_stats_delete() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF current_setting('cita.bulk_load', true) = 'on' THEN
+    IF EXISTS (SELECT 1 FROM bulk_load WHERE stats_pending) THEN
         RETURN NULL;
     END IF;
     INSERT INTO class_lexeme_delta (lexeme, class_id, df)
@@ -111,16 +119,18 @@ END
 $$;
 -- +goose StatementEnd
 
--- An access change (Store.SetGroups) moves a chunk's counts from its old class to its new one.
+-- An access change (Store.SetGroups, Store.WithholdDocument) moves a chunk's counts from its old
+-- class to its new one (to none when withheld: its empty list has no class).
 -- +goose StatementBegin
 CREATE FUNCTION chunks_class_stats_update() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF current_setting('cita.bulk_load', true) = 'on' THEN
+    IF EXISTS (SELECT 1 FROM bulk_load WHERE stats_pending) THEN
         RETURN NULL;
     END IF;
-    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM new_rows ORDER BY groups ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO access_classes (groups)
+    SELECT DISTINCT groups FROM new_rows WHERE cardinality(groups) > 0 ORDER BY groups ON CONFLICT (groups) DO NOTHING;
     -- Rows whose groups or text changed: their old contribution out, their new one in.
     WITH moves AS (
         SELECT o.groups, o.tsv, o.tsv_simple, -1 AS sign FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -190,18 +200,22 @@ END
 $$;
 -- +goose StatementEnd
 
--- Recomputes the per-class statistics from the chunks (after a bulk load). Writers wait.
+-- Recomputes the per-class statistics from the chunks (after a bulk load, and when recovering an
+-- interrupted one). Writers wait (SHARE lock) while it runs, and so does compaction (its advisory
+-- lock), which could otherwise fold deltas in between.
 -- +goose StatementBegin
 CREATE FUNCTION cita_rebuild_class_stats() RETURNS void
 LANGUAGE plpgsql SET search_path FROM CURRENT
 AS $$
 BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext(current_schema() || '.cita_compact_class_stats'));
     LOCK TABLE chunks IN SHARE MODE;
     DELETE FROM class_lexeme_delta;
     DELETE FROM class_corpus_delta;
     DELETE FROM class_lexeme_stats;
     DELETE FROM class_corpus_stats;
-    INSERT INTO access_classes (groups) SELECT DISTINCT groups FROM chunks ORDER BY groups ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO access_classes (groups)
+    SELECT DISTINCT groups FROM chunks WHERE cardinality(groups) > 0 ORDER BY groups ON CONFLICT (groups) DO NOTHING;
     INSERT INTO class_lexeme_stats (lexeme, class_id, df)
     SELECT l, c.id, count(*) FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l
     GROUP BY l, c.id;
@@ -227,13 +241,31 @@ UPDATE bot_answers a SET top_hits = (
     FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord))
 WHERE jsonb_array_length(a.top_hits) > 0;
 
--- 4. Retention (pgbot.Store.Prune). A redacted answer keeps its metadata and ratings, loses every
--- copy of document text (answer, rewritten query, cited titles, trace) and its turns, and says why.
+-- 4. Retention (pgbot.Store.Prune) and one redaction for every reason. 0009's redacted_at marks
+-- a redacted answer, withdrawn from its conversation (its readers now include someone who may
+-- not read its documents) or redacted by retention (a document it used was deleted, or no longer
+-- reaches its scope); redaction_reason says which. Either way the answer keeps its metadata and
+-- ratings, loses every copy of document text (answer, rewritten query, cited titles, trace,
+-- agent steps) and its turns, and feeds no memory, "How I answered" or feedback. Only a
+-- withdrawal edits the chat message into a notice (redaction_shown).
 ALTER TABLE bot_answers
-    ADD COLUMN redacted text NOT NULL DEFAULT ''
-        CHECK (redacted IN ('', 'document_deleted', 'access_narrowed')),
-    ADD COLUMN redacted_at timestamptz;
+    ADD COLUMN redaction_reason text NOT NULL DEFAULT ''
+        CHECK (redaction_reason IN ('', 'audience_widened', 'document_deleted', 'access_narrowed'));
+-- Answers withdrawn before this migration kept their text: they lose it now, like later ones.
+UPDATE bot_answers SET redaction_reason = 'audience_widened', answer_text = '', standalone_query = '',
+    sources = '[]', top_hits = '[]', dropped_chunk_ids = '{}', agent_steps = '[]'
+WHERE redacted_at IS NOT NULL;
+DELETE FROM bot_turns t USING bot_answers a WHERE a.id = t.answer_id AND a.redacted_at IS NOT NULL;
+ALTER TABLE bot_answers ADD CONSTRAINT bot_answers_redaction_check
+    CHECK ((redacted_at IS NULL) = (redaction_reason = ''));
+-- Notices still to show: withdrawals only (retention's redactions show none).
+DROP INDEX bot_answers_redaction_pending_idx;
+CREATE INDEX bot_answers_redaction_pending_idx ON bot_answers (platform, workspace, channel)
+    WHERE redaction_reason = 'audience_widened' AND NOT redaction_shown;
 CREATE INDEX bot_answers_created_at_idx ON bot_answers (created_at);
+-- Whether the bot answered in a thread (bot.Store.HasTurns, for every message in a thread): read
+-- from the answers, since a redacted answer has no turns left.
+CREATE INDEX bot_answers_conversation_idx ON bot_answers (platform, workspace, channel, thread) WHERE visible_to = '';
 CREATE INDEX bot_turns_answer_idx ON bot_turns (answer_id);
 CREATE INDEX bot_answer_documents_document_idx ON bot_answer_documents (document_id);
 
@@ -262,8 +294,15 @@ DROP TABLE directory_state;
 DROP TABLE directory_members;
 DROP INDEX bot_answer_documents_document_idx;
 DROP INDEX bot_turns_answer_idx;
+DROP INDEX bot_answers_conversation_idx;
 DROP INDEX bot_answers_created_at_idx;
-ALTER TABLE bot_answers DROP COLUMN redacted_at, DROP COLUMN redacted;
+-- 0009's redacted_at stays, and so does what it marks: answers redacted by retention stay
+-- redacted (and still show no notice: redaction_shown is set for them, since 0009 has no reason).
+UPDATE bot_answers SET redaction_shown = true WHERE redaction_reason IN ('document_deleted', 'access_narrowed');
+DROP INDEX bot_answers_redaction_pending_idx;
+ALTER TABLE bot_answers DROP CONSTRAINT bot_answers_redaction_check, DROP COLUMN redaction_reason;
+CREATE INDEX bot_answers_redaction_pending_idx ON bot_answers (platform, workspace, channel)
+    WHERE redacted_at IS NOT NULL AND NOT redaction_shown;
 DROP TRIGGER chunks_class_stats_update ON chunks;
 DROP TRIGGER chunks_class_stats_delete ON chunks;
 DROP TRIGGER chunks_class_stats_insert ON chunks;

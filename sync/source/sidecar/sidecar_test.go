@@ -1,30 +1,32 @@
-package source
+package sidecar
 
 import (
-	"os"
-	"path/filepath"
+	"context"
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/citahq/cita/rag"
 )
 
-func TestSidecarFallThrough(t *testing.T) {
+func TestFallThrough(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	write := func(rel, content string) {
-		p := filepath.Join(root, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	files := map[string]string{
+		"legal":        "default_groups: [legal]\n",
+		"legal/public": "rules: [{match: \"*.md\", groups: [everyone]}]\n",
+		"broken":       "default_groups: [a\n",
+		"empty":        "",
+		"badname":      "rules: [{match: \"*.md\", groups: [\"hr,board\"]}]\n",
 	}
-	write("legal/"+SidecarName, "default_groups: [legal]\n")
-	write("legal/public/"+SidecarName, "rules: [{match: \"*.md\", groups: [everyone]}]\n")
-	write("broken/"+SidecarName, "default_groups: [a\n")
-	write("empty/"+SidecarName, "")
-	write("badname/"+SidecarName, "rules: [{match: \"*.md\", groups: [\"hr,board\"]}]\n")
-	c := &sidecarCache{root: root, byDir: map[string]*sidecar{}}
+	reads := map[string]int{}
+	r := NewResolver(func(_ context.Context, dir string) ([]byte, bool, error) {
+		reads[dir]++
+		if dir == "offline" {
+			return nil, false, errors.New("connection refused")
+		}
+		data, ok := files[dir]
+		return []byte(data), ok, nil
+	})
 	for _, tc := range []struct {
 		rel     string
 		want    []string
@@ -36,27 +38,30 @@ func TestSidecarFallThrough(t *testing.T) {
 		{"other/nota.md", nil, false},
 		{"empty/nota.md", nil, false},
 		{"broken/deep/nota.md", nil, true},
+		{"broken/other.md", nil, true},
+		{"offline/nota.md", nil, true}, // cannot tell whether a sidecar exists: unknown, not none
 		{"badname/nota.md", nil, true}, // an invalid group name: the sidecar is refused
 	} {
-		got, err := c.groupsFor(tc.rel)
+		got, err := r.GroupsFor(context.Background(), tc.rel)
 		if (err != nil) != tc.wantErr || !slices.Equal(got, tc.want) {
-			t.Errorf("groupsFor(%s) = %v, %v; want %v (error %v)", tc.rel, got, err, tc.want, tc.wantErr)
+			t.Errorf("GroupsFor(%s) = %v, %v; want %v (error %v)", tc.rel, got, err, tc.want, tc.wantErr)
+		}
+	}
+	for dir, n := range reads {
+		if n != 1 {
+			t.Errorf("sidecar of %s read %d times, want once", dir, n)
 		}
 	}
 }
 
-// FuzzSidecar feeds arbitrary files to the sidecar parser: it must not panic, and a parsed
+// FuzzParse feeds arbitrary files to the sidecar parser: it must not panic, and a parsed
 // sidecar never yields an empty group list for a path it claims.
-func FuzzSidecar(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte("default_groups: [hr]\nrules: [{match: \"a/**\", groups: [x]}]\n"))
 	f.Add([]byte("rules:\n  - match: \"**\"\n    groups: []\n"))
 	f.Add([]byte("\x00\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), SidecarName)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sc, err := readSidecar(p)
+		sc, err := parse(data)
 		if err != nil || sc == nil {
 			return
 		}

@@ -1,0 +1,191 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
+)
+
+// pendingCheckEvery spaces one replica's retries of a channel's notices whose edit failed.
+const pendingCheckEvery = time.Minute
+
+// settleChannel records aud's readers as the channel's when they differ from the ones recorded
+// last by any replica (aud.v.readers), and then withdraws the answers shown in the channel and
+// its threads that a reader may not read, editing each into the notice; force does that even
+// when the readers look unchanged. Notices whose edit failed before are retried at most once a
+// minute per channel. It returns the channel's version after recording (-1 when it could not be
+// recorded) and the answers whose notice it showed. Without a store it does nothing.
+func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channelAudience, force bool) (int64, []int64) {
+	store := a.handler.Store()
+	if store == nil {
+		return aud.v.channel, nil
+	}
+	attrs := []any{slog.String("guild_id", guildID), slog.String("channel_id", aud.channelID)}
+	fingerprint := bot.ReadersFingerprint(aud.readers)
+	changed, version := false, aud.v.channel
+	if !bytes.Equal(fingerprint, aud.v.readers) {
+		var err error
+		changed, version, err = store.RecordReaders(ctx, platform, guildID, aud.channelID, fingerprint)
+		if err != nil {
+			a.logger.ErrorContext(ctx, "record discord channel viewers", append(attrs, slog.Any("error", err))...)
+			changed, version = true, -1 // withdraw anyway
+		}
+	}
+	if changed {
+		a.logger.InfoContext(ctx, "discord channel viewers changed", append(attrs, slog.Int("kinds_of_viewers", len(aud.readers)),
+			slog.String("scope", aud.scope.Key()), slog.Int64("version", version))...)
+	}
+	readers := aud.readers
+	if !changed && !force {
+		if _, checked := a.pendingChecked.Get(guildID + "/" + aud.channelID); checked {
+			return version, nil
+		}
+		a.pendingChecked.Set(guildID+"/"+aud.channelID, struct{}{})
+		readers = nil // only the notices still pending
+	}
+	reds, err := store.RedactUnreadable(ctx, platform, guildID, aud.channelID, readers)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "withdraw discord answers", append(attrs, slog.Any("error", err))...)
+		return version, nil
+	}
+	var shown []int64
+	for _, red := range reds {
+		if a.showRedaction(ctx, red) {
+			shown = append(shown, red.AnswerID)
+		}
+	}
+	return version, shown
+}
+
+// recheck closes the race of an answer in flight while the channel's viewers changed: when a
+// replica recorded other viewers between this answer's check (version) and its posting, that
+// replica's withdrawal may have run before the answer was saved, or before its message was
+// recorded, so the channel is checked again with fresh viewers, and the answer itself, if
+// withdrawn meanwhile, is edited into the notice.
+func (a *Adapter) recheck(ctx context.Context, guildID string, aud channelAudience, version, answerID int64) {
+	store := a.handler.Store()
+	if store == nil || answerID == 0 {
+		return
+	}
+	v, err := a.audience.versionsOf(ctx, guildID, aud.channelID)
+	if err == nil && v.channel == version {
+		return
+	}
+	fresh, err := a.audience.channelAudience(ctx, guildID, aud.channelID)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "recheck discord channel after answering; its next question checks again",
+			slog.String("channel_id", aud.channelID), slog.Any("error", err))
+		return
+	}
+	_, shown := a.settleChannel(ctx, guildID, fresh, true)
+	for _, id := range shown {
+		if id == answerID {
+			return
+		}
+	}
+	red, pending, err := store.PendingRedaction(ctx, answerID)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "recheck discord answer", slog.Int64("answer_id", answerID), slog.Any("error", err))
+		return
+	}
+	if pending {
+		a.showRedaction(ctx, red)
+	}
+}
+
+// showRedaction edits a withdrawn answer's first message into the notice, in the answer's
+// language, with no sources and no buttons, and deletes its other parts. An edit that fails
+// stays pending and is retried at the channel's next check. It reports whether the notice is
+// now recorded as shown.
+func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) bool {
+	attrs := []any{slog.String("channel_id", red.Conversation.Channel), slog.Int64("answer_id", red.AnswerID)}
+	if ref, ok := parseReplyRef(red.ReplyRef); !ok {
+		// The message was never known (it could not be posted): nothing to edit.
+		a.logger.WarnContext(ctx, "withdrawn discord answer has no message to edit", attrs...)
+	} else {
+		notice := bot.RedactedNotice(red.Lang, a.dmHint(red.Lang))
+		embeds, components := []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
+		_, err := a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
+			ID: ref.messages[0], Channel: ref.channel, Content: &notice, Embeds: &embeds, Components: &components, AllowedMentions: noMentions,
+		}, discordgo.WithContext(ctx))
+		if err != nil && !messageGone(err) {
+			a.logger.ErrorContext(ctx, "withdraw discord answer: edit failed; retried at the next check", append(attrs, slog.Any("error", err))...)
+			return false
+		}
+		for _, id := range ref.messages[1:] {
+			if err := a.session.ChannelMessageDelete(ref.channel, id, discordgo.WithContext(ctx)); err != nil && !messageGone(err) {
+				a.logger.ErrorContext(ctx, "withdraw discord answer: deleting a part failed; retried at the next check", append(attrs, slog.Any("error", err))...)
+				return false
+			}
+		}
+		a.logger.InfoContext(ctx, "withdrew discord answer", attrs...)
+	}
+	if err := a.handler.Store().RedactionShown(ctx, red.AnswerID); err != nil {
+		a.logger.ErrorContext(ctx, "record withdrawn discord answer", append(attrs, slog.Any("error", err))...)
+		return false
+	}
+	return true
+}
+
+// dmHint says how to ask the bot with one's own access, for the notice.
+func (a *Adapter) dmHint(lang string) string {
+	botID := a.opts.ApplicationID
+	if u := a.session.State.User; u != nil && u.ID != "" {
+		botID = u.ID
+	}
+	if lang == "es" {
+		return "<@" + botID + "> o `/ask` con `private:True`"
+	}
+	return "<@" + botID + "> or `/ask` with `private:True`"
+}
+
+// messageGone reports whether Discord says a message cannot be edited because it, or its
+// channel, no longer exists: nobody can read it any more.
+func messageGone(err error) bool {
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) {
+		return false
+	}
+	if rest.Message != nil && (rest.Message.Code == discordgo.ErrCodeUnknownMessage || rest.Message.Code == discordgo.ErrCodeUnknownChannel) {
+		return true
+	}
+	return rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound
+}
+
+// replyRef is where an answer is shown: the channel (or thread) and the ids of its messages,
+// the first carrying the sources and buttons. It is stored as the answer's ReplyRef,
+// "channel:first,second,...".
+type replyRef struct {
+	channel  string
+	messages []string
+}
+
+// String is the stored form; "" when no message is known.
+func (r replyRef) String() string {
+	if r.channel == "" || len(r.messages) == 0 {
+		return ""
+	}
+	return r.channel + ":" + strings.Join(r.messages, ",")
+}
+
+// parseReplyRef reads a stored ReplyRef; ok is false when it names no message.
+func parseReplyRef(s string) (replyRef, bool) {
+	ch, list, found := strings.Cut(s, ":")
+	if !found || ch == "" || list == "" {
+		return replyRef{}, false
+	}
+	ref := replyRef{channel: ch, messages: strings.Split(list, ",")}
+	for _, m := range ref.messages {
+		if m == "" {
+			return replyRef{}, false
+		}
+	}
+	return ref, true
+}

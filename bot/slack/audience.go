@@ -1,0 +1,223 @@
+package slack
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// audience is who can read a channel, now or later, as far as access goes.
+type audience struct {
+	// readers are the distinct scopes of everyone who can read the channel: its human members
+	// and, for a public channel, every full member of the workspace. An empty scope is a reader
+	// who may read nothing (unmapped, or unknown).
+	readers []rag.Scope
+	// scope is what a reply there may use: the groups every reader has, within the channel's
+	// pinned groups when it has some. Empty when the readers share no group.
+	scope   rag.Scope
+	public  bool
+	members int
+}
+
+// channelAudience asks Slack who reads channel now (conversations.info and every page of
+// conversations.members, never cached: a membership change that no event announced still
+// counts at once) and resolves their access from the cached directory.
+func (a *Adapter) channelAudience(ctx context.Context, v versions, channel string) (audience, error) {
+	var info *slack.Channel
+	err := withRetry(ctx, func() (err error) {
+		info, err = a.api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		return err
+	})
+	if err != nil {
+		return audience{}, fmt.Errorf("conversations.info %s: %w", channel, err)
+	}
+	members, err := a.channelMembers(ctx, channel)
+	if err != nil {
+		return audience{}, err
+	}
+	roles, err := a.userGroups(ctx, v)
+	if err != nil {
+		return audience{}, err
+	}
+	aud := audience{public: !info.IsPrivate && !info.IsMpIM && !info.IsIM, members: len(members)}
+	var readers []rag.Scope
+	if aud.public {
+		full, err := a.fullMemberScopes(ctx, v)
+		if err != nil {
+			return audience{}, err
+		}
+		readers = append(readers, full...)
+		if shared(info) {
+			// Public in other workspaces or organisations too: readers cita cannot list.
+			readers = append(readers, rag.Scope{})
+		}
+	}
+	for _, m := range members {
+		p, err := a.person(ctx, v, m)
+		if err != nil {
+			return audience{}, err
+		}
+		if p.reader() {
+			readers = append(readers, a.scopeOf(p, roles))
+		}
+	}
+	aud.readers = bot.DistinctScopes(readers)
+	aud.scope = bot.IntersectScopes(aud.readers)
+	if pin, ok := a.pins[channel]; ok {
+		aud.scope = aud.scope.Intersect(pin)
+	}
+	return aud, nil
+}
+
+// channelMembers returns every member of channel (conversations.members, all pages).
+func (a *Adapter) channelMembers(ctx context.Context, channel string) ([]string, error) {
+	var members []string
+	cursor := ""
+	for {
+		var page []string
+		err := withRetry(ctx, func() (err error) {
+			page, cursor, err = a.api.GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: channel, Cursor: cursor, Limit: memberPageSize})
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("conversations.members %s: %w", channel, err)
+		}
+		members = append(members, page...)
+		if cursor == "" {
+			return members, nil
+		}
+	}
+}
+
+// pendingCheckEvery spaces one replica's retries of a channel's failed notices.
+const pendingCheckEvery = time.Minute
+
+// settleChannel records aud as the channel's readers when they differ from the ones recorded
+// last by any replica (v.readers, read with the versions), and then withdraws the answers shown
+// there that a reader may not read; force does that even when they look unchanged. Notices
+// whose edit failed before are retried at most once a minute per channel. It returns the
+// channel's version after recording, or -1 when it could not be recorded.
+func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v versions, aud audience, force bool) int64 {
+	fingerprint := bot.ReadersFingerprint(aud.readers)
+	changed, version := false, v.channel
+	if !bytes.Equal(fingerprint, v.readers) {
+		var err error
+		changed, version, err = a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, fingerprint)
+		if err != nil {
+			a.logger.ErrorContext(ctx, "record slack channel readers", slog.String("channel_id", channel), slog.Any("error", err))
+			changed, version = true, -1 // check anyway
+		}
+	}
+	if changed {
+		a.logger.InfoContext(ctx, "slack channel readers changed", slog.String("channel_id", channel), slog.Int("members", aud.members),
+			slog.Bool("public", aud.public), slog.String("scope", aud.scope.Key()), slog.Int64("version", version))
+	}
+	readers := aud.readers
+	if !changed && !force {
+		if !a.pendingDue(channel) {
+			return version
+		}
+		readers = nil // only the notices still pending
+	}
+	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, readers)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "withdraw slack answers", slog.String("channel_id", channel), slog.Any("error", err))
+		return version
+	}
+	for _, red := range reds {
+		a.showRedaction(ctx, red)
+	}
+	return version
+}
+
+// pendingDue reports whether this replica should look for channel's pending notices now.
+func (a *Adapter) pendingDue(channel string) bool {
+	if _, ok := a.pendingChecked.Get(channel); ok {
+		return false
+	}
+	a.pendingChecked.Set(channel, struct{}{})
+	return true
+}
+
+// showRedaction edits a withdrawn answer's message into the notice, in the answer's language,
+// offering a DM with the bot. An edit that fails stays pending and is retried at the channel's
+// next check.
+func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) {
+	attrs := []any{slog.String("channel_id", red.Conversation.Channel), slog.Int64("answer_id", red.AnswerID)}
+	if red.ReplyRef == "" {
+		// The message was never known (it could not be posted): nothing to edit.
+		a.logger.WarnContext(ctx, "withdrawn slack answer has no message to edit", attrs...)
+	} else {
+		text := bot.RedactedNotice(red.Lang, "<@"+a.botUserID+">")
+		block := slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)
+		err := withRetry(ctx, func() error {
+			_, _, _, err := a.api.UpdateMessageContext(ctx, red.Conversation.Channel, red.ReplyRef,
+				slack.MsgOptionText(text, false), slack.MsgOptionBlocks(block))
+			return err
+		})
+		if err != nil && !messageGone(err) {
+			a.logger.ErrorContext(ctx, "withdraw slack answer: edit failed; retried at the next check", append(attrs, slog.Any("error", err))...)
+			return
+		}
+		a.logger.InfoContext(ctx, "withdrew slack answer", attrs...)
+	}
+	if err := a.opts.Store.RedactionShown(ctx, red.AnswerID); err != nil {
+		a.logger.ErrorContext(ctx, "record withdrawn slack answer", append(attrs, slog.Any("error", err))...)
+	}
+}
+
+// messageGone reports whether Slack says the message cannot be edited because it no longer
+// exists: nobody can read it any more.
+func messageGone(err error) bool {
+	var se slack.SlackErrorResponse
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Err == "message_not_found" || se.Err == "channel_not_found"
+}
+
+// memberJoined handles member_joined_channel: the joiner may now read the channel's history, so
+// its answers are checked against the new readers at once (the next question would too, on any
+// replica). A full member joining a public channel was a reader already: nothing changes, and
+// the channel's members (many pages in a large channel) are not read.
+func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) {
+	v, err := a.audienceVersions(ctx, channel)
+	if err == nil {
+		if p, perr := a.person(ctx, v, user); perr == nil && p.full() && a.plainPublic(ctx, channel) {
+			return
+		}
+	}
+	var aud audience
+	if err == nil {
+		aud, err = a.channelAudience(ctx, v, channel)
+	}
+	if err != nil {
+		a.logger.ErrorContext(ctx, "check slack channel after a join; its next question checks again", slog.String("channel_id", channel), slog.Any("error", err))
+		return
+	}
+	a.settleChannel(ctx, team, channel, v, aud, false)
+}
+
+// plainPublic reports whether Slack says channel is public and not shared with other workspaces;
+// false when it cannot tell.
+func (a *Adapter) plainPublic(ctx context.Context, channel string) bool {
+	var info *slack.Channel
+	err := withRetry(ctx, func() (err error) {
+		info, err = a.api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		return err
+	})
+	return err == nil && !info.IsPrivate && !info.IsMpIM && !info.IsIM && !shared(info)
+}
+
+// shared reports whether a channel is shared with other workspaces or organisations.
+func shared(info *slack.Channel) bool {
+	return info.IsShared || info.IsExtShared || info.IsOrgShared || info.IsPendingExtShared
+}

@@ -1,0 +1,217 @@
+package slack_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// redactions returns the chat.update calls that rewrote the message ts in channel after it got
+// its final answer: the edits that withdrew it.
+func (b *bundle) redactions(channel, ts string) []call {
+	var out []call
+	for _, c := range b.fake.callsTo("chat.update") {
+		if c.Form["channel"] == channel && c.Form["ts"] == ts && !hrLeak(c.Form["blocks"]) && strings.Contains(c.Form["text"], "direct message") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// click posts a button click on the answer message final to b's interactions endpoint.
+func (b *bundle) click(t *testing.T, final call, user, action string) {
+	t.Helper()
+	body := "payload=" + urlEncode(string(payload(t, "block_actions.json", map[string]string{
+		"User": user, "Team": "T1", "Channel": final.Form["channel"], "MessageTS": final.Form["ts"], "ThreadTS": final.Form["thread_ts"],
+		"ActionID": action, "Value": answerID(t, final)})))
+	if code, _ := b.post(t, "/slack/interactions", "application/x-www-form-urlencoded", []byte(body), nil); code != http.StatusOK {
+		t.Fatalf("interaction status %d", code)
+	}
+}
+
+// TestJoinRedactsEarlierAnswersTheNewcomerMayNotRead is finding 3 of issue 12: whoever joins a
+// private channel later reads its history, so answers from documents they may not read are
+// edited in place to a notice, and stop feeding follow-ups, "How I answered" and feedback.
+func TestJoinRedactsEarlierAnswersTheNewcomerMayNotRead(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvX1", "CHR", "UHR", salaryQuestion)
+	vac := a.mention(t, "EvX2", "CHR", "UHR", "Do remote workers need the company VPN?")
+	if !hrLeak(hr.Form["blocks"]) || hrLeak(vac.Form["blocks"]) {
+		t.Fatalf("setup: hr answer %q, vacation answer %q", hr.Form["blocks"], vac.Form["blocks"])
+	}
+	a.join(t, "EvX3", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	a.fake.waitFor("the hr answer withdrawn", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
+	notice := a.redactions("CHR", hr.Form["ts"])[0]
+	if !strings.Contains(notice.Form["text"], "<@UBOT>") || strings.Contains(notice.Form["blocks"], "cita_explain") {
+		t.Fatalf("notice %v: want a short notice offering a DM with the bot, without the buttons", notice.Form)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := len(a.redactions("CHR", vac.Form["ts"])); n != 0 {
+		t.Fatalf("the vacation answer, which everyone may read, was withdrawn %d times", n)
+	}
+	// Nothing of the withdrawn answer comes back: not in a follow-up's history...
+	thread := hr.Form["thread_ts"]
+	a.postEvent(t, "message.json", event{EventID: "EvX4", Channel: "CHR", User: "UHR", Text: "and which bonus applies to that band?",
+		TS: nextTS(), ThreadTS: thread, ChannelType: "group"}, nil)
+	a.fake.waitFor("the follow-up", 10*time.Second, func() bool { return len(a.answerer.questions()) == 3 })
+	follow := a.answerer.questions()[2]
+	for _, turn := range follow.History {
+		if strings.Contains(turn.Text, "5,440,000") || strings.Contains(turn.Text, "Condor") {
+			t.Fatalf("the withdrawn answer fed the follow-up: %+v", follow.History)
+		}
+	}
+	// ...nor in the store's memory for any scope, "How I answered" or feedback.
+	conv := bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "CHR", Thread: thread}
+	turns, err := a.env.Bot.RecentTurns(context.Background(), conv, rag.MustScope("everyone", "hr"), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range turns {
+		if strings.Contains(turn.Text, "5,440,000") {
+			t.Fatalf("the withdrawn answer is still memory for an hr scope: %+v", turns)
+		}
+	}
+	a.click(t, hr, "U1", "cita_explain")
+	a.click(t, hr, "U1", "cita_helpful")
+	a.fake.waitFor("2 ephemeral replies", 10*time.Second, func() bool { return len(a.fake.callsTo("chat.postEphemeral")) >= 2 })
+	for _, c := range a.fake.callsTo("chat.postEphemeral") {
+		if strings.Contains(c.Form["blocks"], "Searched for") || strings.Contains(c.Form["text"], "Thanks") || hrLeak(c.Form["blocks"]) {
+			t.Fatalf("a click on the withdrawn answer was served: %v", c.Form)
+		}
+	}
+	if _, n, _ := a.env.Bot.Ratings(context.Background(), mustInt(t, answerID(t, hr))); n != 0 {
+		t.Fatalf("%d ratings recorded on a withdrawn answer", n)
+	}
+}
+
+// TestRedactionInTheAnswersLanguage: a Spanish answer is withdrawn with a Spanish notice.
+func TestRedactionInTheAnswersLanguage(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvS1", "CHR", "UHR", "¿Cuál es el salario base de la banda B7?")
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("setup: %s", hr.Form["blocks"])
+	}
+	a.join(t, "EvS2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	a.fake.waitFor("the answer withdrawn", 10*time.Second, func() bool {
+		for _, c := range a.fake.callsTo("chat.update") {
+			if c.Form["ts"] == hr.Form["ts"] && strings.Contains(c.Form["text"], "mensaje directo") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// TestLostJoinIsRedactedByTheNextQuestionOnAnotherReplica: the join event never arrives; the
+// next question in the channel, on another replica, finds the new reader and withdraws the
+// earlier hr answer before answering.
+func TestLostJoinIsRedactedByTheNextQuestionOnAnotherReplica(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	b := a.replica(t)
+	hr := a.mention(t, "EvY1", "CHR", "UHR", salaryQuestion)
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("setup: %s", hr.Form["blocks"])
+	}
+	a.join(t, "", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, true)
+	b.mention(t, "EvY2", "CHR", "U1", "How many vacation days do I get per year?")
+	a.fake.waitFor("the hr answer withdrawn", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
+}
+
+// gatedAnswerer holds every answer until open is closed.
+type gatedAnswerer struct {
+	inner   bot.Answerer
+	started chan struct{}
+	open    chan struct{}
+}
+
+func (g *gatedAnswerer) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
+	g.started <- struct{}{}
+	<-g.open
+	return g.inner.Answer(ctx, q, onDelta)
+}
+
+// TestAnswerInFlightDuringAJoinIsWithdrawn: replica B is answering from hr documents when U1
+// joins and replica A receives the event (before B saved its answer, so A finds nothing to
+// withdraw). B must notice the change after saving and withdraw its own answer.
+func TestAnswerInFlightDuringAJoinIsWithdrawn(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	gate := &gatedAnswerer{inner: a.env.Pipeline, started: make(chan struct{}, 1), open: make(chan struct{})}
+	b := &bundle{env: a.env, fake: a.fake, traces: map[string][]time.Duration{}}
+	b.start(t, gate)
+	b.postEvent(t, "app_mention.json", event{EventID: "EvF1", Channel: "CHR", User: "UHR", Text: "<@UBOT> " + salaryQuestion, TS: nextTS()}, nil)
+	select {
+	case <-gate.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica B never started answering")
+	}
+	a.join(t, "EvF2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	time.Sleep(300 * time.Millisecond) // replica A handles the join while B still answers
+	close(gate.open)
+	final := b.waitFinals(t, "CHR", 1)[0]
+	if !hrLeak(final.Form["blocks"]) {
+		t.Fatalf("the answer in flight did not use the hr document (the test would prove nothing): %s", final.Form["blocks"])
+	}
+	a.fake.waitFor("the answer in flight withdrawn", 10*time.Second, func() bool { return len(a.redactions("CHR", final.Form["ts"])) > 0 })
+}
+
+// TestWithdrawnAnswerDoesNotComeBackFromTheAnswerCache: the answer cache is keyed by scope, so
+// after the withdrawal the same question in the channel is answered for the new readers.
+func TestWithdrawnAnswerDoesNotComeBackFromTheAnswerCache(t *testing.T) {
+	t.Parallel()
+	base := setup(t)
+	a := &bundle{env: base.env, fake: base.fake, traces: map[string][]time.Duration{}}
+	a.start(t, base.env.CachedPipeline())
+	a.mention(t, "EvC1", "CHR", "UHR", salaryQuestion)
+	if got := a.mention(t, "EvC2", "CHR", "UHR", salaryQuestion); !hrLeak(got.Form["blocks"]) {
+		t.Fatalf("setup: %s", got.Form["blocks"])
+	}
+	rec, err := a.env.Bot.LoadAnswer(context.Background(), mustInt(t, answerID(t, a.finals("CHR")[1])))
+	if err != nil || !rec.Cached {
+		t.Fatalf("the second answer did not come from the cache (the test would prove nothing): %+v %v", rec, err)
+	}
+	a.join(t, "EvC3", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	a.fake.waitFor("both answers withdrawn", 10*time.Second, func() bool {
+		n := 0
+		for _, c := range a.fake.callsTo("chat.update") {
+			if isNotice(c) {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	if got := a.mention(t, "EvC4", "CHR", "UHR", salaryQuestion).Form["blocks"]; hrLeak(got) {
+		t.Fatalf("the withdrawn answer came back from the answer cache: %s", got)
+	}
+}
+
+// TestFailedNoticeIsRetriedAtTheNextQuestion: when Slack refuses the edit that withdraws an
+// answer, the answer is still withdrawn in the database and the edit is retried at the
+// channel's next question.
+func TestFailedNoticeIsRetriedAtTheNextQuestion(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvZ1", "CHR", "UHR", salaryQuestion)
+	time.Sleep(300 * time.Millisecond) // the answer's own re-check after saving is over
+	a.fake.failNext("chat.update", 1)
+	a.join(t, "EvZ2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
+	a.fake.waitFor("the refused edit", 10*time.Second, func() bool { return len(a.fake.callsTo("chat.update")) >= 2 })
+	time.Sleep(100 * time.Millisecond)
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("%d notices recorded by the fake; want only the refused one", n)
+	}
+	rec, err := a.env.Bot.LoadAnswer(context.Background(), mustInt(t, answerID(t, hr)))
+	if err != nil || rec.RedactedAt.IsZero() {
+		t.Fatalf("the answer is not withdrawn in the database after the edit failed: %+v %v", rec, err)
+	}
+	a.mention(t, "EvZ3", "CHR", "U1", "Do remote workers need the company VPN?")
+	a.fake.waitFor("the notice retried", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) == 2 })
+}

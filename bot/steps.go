@@ -1,0 +1,32 @@
+package bot
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
+
+// StepLines describes an agent answer's steps for the "How I answered" views, one line each:
+// `1. searched "taxi receipts": 5 passages (120ms)`. It names what the model asked for and how
+// many passages came back, never their text.
+func StepLines(steps []rag.AgentStep) []string {
+	out := make([]string, 0, len(steps))
+	for _, st := range steps {
+		var what string
+		switch st.Tool {
+		case "search":
+			what = fmt.Sprintf("searched %q", st.Query)
+		case "get_document":
+			what = fmt.Sprintf("read document %d", st.DocumentID)
+		default:
+			what = "called " + st.Tool
+		}
+		got := fmt.Sprintf("%d passage(s)", st.Results)
+		if st.Error != "" {
+			got = st.Error
+		}
+		out = append(out, fmt.Sprintf("%d. %s: %s (%s)", st.N, what, got, st.Took.Round(time.Millisecond)))
+	}
+	return out
+}

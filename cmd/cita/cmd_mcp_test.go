@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/citahq/cita/internal/testdb"
+	"github.com/citahq/cita/mcpserver"
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/hashembed"
+	"github.com/citahq/cita/rag/pgstore"
+)
+
+// TestServeMCPOnlyWithTokens is the admin's path: `cita tokens create` prints a token,
+// `cita serve` with only mcp enabled answers the SDK client with it, `cita tokens list` shows
+// its last use and `cita tokens revoke` stops it at the next call.
+func TestServeMCPOnlyWithTokens(t *testing.T) {
+	clearEnv(t)
+	ctx := context.Background()
+	cs, schema := testdb.Schema(t)
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := hashembed.New(0)
+	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []struct{ path, title, text, group string }{
+		{"it/vpn.md", "VPN setup", "Connect to the VPN with the Norvik client; the gateway is vpn.norvik.example.", "everyone"},
+		{"hr/bonus.md", "Bonus scheme", "The 2025 bonus pool is CANARY-BONUS-55 percent of target.", "hr"},
+	} {
+		ch := rag.Chunk{Heading: d.title, Content: d.text}
+		ch.Embedding = emb.Vector(ch.Text())
+		if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
+			UpdatedAt: time.Now(), ContentHash: d.path, Groups: []string{d.group}}, []rag.Chunk{ch}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := store.CompactStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+
+	addr := closedPort(t)
+	path := writeConfig(t, fmt.Sprintf(`
+database_url: "%s"
+listen: %s
+mcp:
+  enabled: true
+  domains:
+    norvik.example: [staff]
+`, cs, addr))
+	cli := func(args ...string) (string, string) {
+		t.Helper()
+		var stdout, stderr syncBuffer
+		if code := run(ctx, append([]string{"--config", path}, args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("cita %v exited %d: %s", args, code, stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+	out, notes := cli("tokens", "create", "--email", "ana@norvik.example", "--expires", "30d", "--note", "Claude Desktop")
+	token := strings.TrimSpace(out)
+	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(token, mcpserver.TokenPrefix) {
+		t.Fatalf("stdout must hold only the token, got %q", out)
+	}
+	if !strings.Contains(notes, "token 1 for ana@norvik.example, expires") || !strings.Contains(notes, "everyone, staff") {
+		t.Fatalf("stderr notes = %q", notes)
+	}
+
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var stdout, stderr syncBuffer
+	exited := make(chan int, 1)
+	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
+	waitFor(t, "/healthz", func() bool {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil && resp.StatusCode == http.StatusOK
+	})
+	session, err := mcpserver.Dial(ctx, "http://"+addr+"/mcp", token)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "VPN gateway CANARY-BONUS-55"}})
+	if err != nil || res.IsError {
+		t.Fatalf("search: %v %+v", err, res)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(text, "it/vpn.md") || strings.Contains(text, "CANARY-BONUS-55 percent") {
+		t.Fatalf("search result = %q", text)
+	}
+
+	out, _ = cli("tokens", "list")
+	if !strings.Contains(out, "ana@norvik.example") || !strings.Contains(out, "active") || strings.Contains(out, "never") ||
+		!strings.Contains(out, "Claude Desktop") {
+		t.Fatalf("list = %q", out)
+	}
+	out, _ = cli("tokens", "revoke", "1")
+	if !strings.Contains(out, "revoked token 1 of ana@norvik.example") {
+		t.Fatalf("revoke = %q", out)
+	}
+	_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "VPN"}})
+	if err == nil || !strings.Contains(err.Error(), "token 1 was revoked") {
+		t.Fatalf("call after revoke: %v", err)
+	}
+	if !strings.Contains(stderr.String(), `"msg":"mcp call"`) || !strings.Contains(stderr.String(), `"msg":"mcp request refused"`) {
+		t.Errorf("serve logs lack the audit and refusal lines:\n%s", stderr.String())
+	}
+	stop()
+	select {
+	case code := <-exited:
+		if code != 0 {
+			t.Fatalf("serve exited %d: %s", code, stderr.String())
+		}
+	case <-time.After(40 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestParseExpiry(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"":           {},
+		"90d":        now.AddDate(0, 0, 90),
+		"12h":        now.Add(12 * time.Hour),
+		"2025-12-31": time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		got, err := parseExpiry(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseExpiry(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0d", "-3h", "soon", "2020-01-01", "d"} {
+		if _, err := parseExpiry(bad, now); err == nil {
+			t.Errorf("parseExpiry(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/discord"
+	"github.com/citahq/cita/config"
+)
+
+func TestDiscordOptionsFromConfig(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("ab", 32)
+	dc := config.DiscordConfig{
+		Token: "t", ApplicationID: "123", PublicKey: key, Mode: config.DiscordModeHTTP, GuildIDs: []string{"5"},
+		RoleGroups: map[string][]string{"HR": {"hr"}}, ChannelGroups: map[string][]string{"6": {"hr"}},
+		MessageContent: true,
+	}
+	opts, err := discordOptions(dc, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Mode != discord.ModeHTTP || opts.Threads != discord.ThreadsButton || opts.HTTPPath != "/discord/interactions" ||
+		len(opts.PublicKey) != 32 || opts.PublicKey[0] != 0xab || opts.GuildIDs[0] != "5" || opts.ChannelGroups["6"][0] != "hr" ||
+		!opts.MessageContent || opts.MemberEvents {
+		t.Errorf("options %+v", opts)
+	}
+	if got := opts.Access.Groups(bot.Identity{Roles: []string{"hr"}}); strings.Join(got, ",") != "everyone,hr" {
+		t.Errorf("HR role maps to %v, want the default group and hr", got)
+	}
+	dc.Mode, dc.MemberEvents = config.DiscordModeGateway, true
+	if opts, err := discordOptions(dc, nil, nil); err != nil || !opts.MemberEvents || opts.Mode != discord.ModeGateway {
+		t.Errorf("gateway with member events: %+v, %v", opts, err)
+	}
+	dc.Mode = "socket"
+	if _, err := discordOptions(dc, nil, nil); err == nil || !strings.Contains(err.Error(), "discord.mode") {
+		t.Errorf("bad mode: error %v, want one naming discord.mode", err)
+	}
+}

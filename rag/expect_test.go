@@ -1,0 +1,92 @@
+package rag
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDetectExpect(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		question string
+		want     ExpectKind
+		unit     string
+	}{
+		{"How many vacation days do I get per year?", ExpectQuantity, "day"},
+		{"¿Cuántos días de vacaciones tengo en Madrid?", ExpectQuantity, "day"},
+		{"cuanto cuesta el cafe nariño", ExpectQuantity, "money"},
+		{"how long can I be idle before Okta logs me out?", ExpectQuantity, ""},
+		{"can my 25 year old kid use it? what's the age limit", ExpectQuantity, "age"},
+		{"team dinner on the card - what's the per-person cap?", ExpectQuantity, "money"},
+		{"what's the nightly hotel cap when traveling?", ExpectQuantity, "money"},
+		{"¿Quién aprueba un despliegue a producción?", ExpectWho, ""},
+		{"who owns the acceptable use policy?", ExpectWho, ""},
+		{"lost my card, who do I tell?", ExpectWho, ""},
+		{"who do I email if my sick leave runs long?", ExpectContact, ""},
+		{"what email do I use to buy my laptop?", ExpectContact, ""},
+		{"¿Qué herramienta uso para registrar mis vacaciones?", ExpectTool, ""},
+		{"what tool does IT use to wipe Macs?", ExpectTool, ""},
+		{"when am I eligible for a laptop refresh?", ExpectDate, ""},
+		{"germany - until when can I carry over vacation days?", ExpectDate, ""},
+		{"¿Cuándo caducan los días que no he usado?", ExpectDate, ""},
+		{"How do I deploy Tostador to production?", ExpectProcedure, ""},
+		{"¿Cómo pido un portátil nuevo?", ExpectProcedure, ""},
+		{"spilled coffee on my laptop, what's the first thing I have to do?", ExpectProcedure, ""},
+		{"can I expense a standing desk?", ExpectYesNo, ""},
+		{"¿Puedo ceder días de vacaciones?", ExpectYesNo, ""},
+		{"where is the Madrid office?", ExpectPlace, ""},
+		{"What does ERR_4402 mean?", ExpectFact, ""},
+		{"feria de agronegocios", ExpectFact, ""},
+	}
+	for _, c := range cases {
+		got := DetectExpect(c.question)
+		if got.Kind != c.want || (c.unit != "" && got.Unit != c.unit) {
+			t.Errorf("DetectExpect(%q) = %+v, want %s (unit %q)", c.question, got, c.want, c.unit)
+		}
+	}
+}
+
+func TestExpectSatisfies(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		question, text string
+		kind, unit     bool
+	}{
+		{"how many days off do I get?", "You get 23 días laborables.", true, true},
+		{"how many days off do I get?", "No one is expected to answer on days off.", false, false},
+		{"how many days off do I get?", "Ask your manager about it.", false, false},
+		{"how much does it cost?", "The price is USD 5.35 per pound.", true, true},
+		{"when is payday?", "Salaries are paid on the last Friday of each month.", true, false},
+		{"what email do I write to?", "Write to personas@cafetera-andina.example.", true, false},
+		{"which tool do we use?", "We track time in Workday.", true, false},
+		{"which tool do we use?", "we track time in the portal.", false, false},
+		{"who approves it?", "An engineering manager approves it.", true, false},
+	}
+	for _, c := range cases {
+		kind, unit := DetectExpect(c.question).satisfies(c.text, nil)
+		if kind != c.kind || unit != c.unit {
+			t.Errorf("%q on %q: kind %v unit %v, want %v %v", c.question, c.text, kind, unit, c.kind, c.unit)
+		}
+	}
+}
+
+func TestSupportIsLowWhenNoPassageHoldsTheNumberAsked(t *testing.T) {
+	t.Parallel()
+	sources := []Source{{N: 1, Hit: Hit{Lang: "en", Content: "GitLab also encourages you to use your leave for jury duty or bereavement leave. Talk to your manager."}}}
+	q := "how many days of bereavement leave do we get?"
+	asked := Support(ComposeRequest{Question: q, Lang: "en", Sources: sources})
+	answered := Support(ComposeRequest{Question: q, Lang: "en",
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Content: "Team members get 5 days of paid bereavement leave."}}}})
+	if asked.Score >= answered.Score/2 {
+		t.Errorf("support without a number %.2f is not well below support with one %.2f", asked.Score, answered.Score)
+	}
+}
+
+func TestSupportReportsMissingWords(t *testing.T) {
+	t.Parallel()
+	rep := Support(ComposeRequest{Question: "what day of the month is payday in Ireland?", Lang: "en",
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Section: "Ireland", Content: "Team members in Ireland accrue 20 days per year."}}}})
+	if strings.Join(rep.Missing, " ") != "month payday" {
+		t.Errorf("missing %q, want [month payday]", rep.Missing)
+	}
+}

@@ -1,0 +1,54 @@
+package rag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// answerAgent answers ans.StandaloneQuery with the agent, filling in ans. It reports false (and
+// no error) when the agent fell back, so the caller answers with a single search; the reason is
+// kept in ans.AgentFallback.
+func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) (bool, error) {
+	start := time.Now()
+	res, err := p.opts.Agent.Run(ctx, AgentRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Scope: scope})
+	ans.Timings["agent"] = time.Since(start)
+	var fb *AgentFallbackError
+	switch {
+	case errors.As(err, &fb):
+		ans.AgentFallback = fb.Reason
+		p.logger.InfoContext(ctx, "agent fell back to a single search", slog.String("reason", fb.Reason))
+		return false, nil
+	case err != nil:
+		return true, fmt.Errorf("agent: %w", err)
+	}
+	ans.Steps, ans.Usage = res.Steps, res.Usage
+	hits := make([]Hit, len(res.Sources))
+	for i, s := range res.Sources {
+		hits[i] = s.Hit
+	}
+	ans.Search = &SearchResult{Hits: hits}
+	if len(res.Sources) == 0 {
+		abstain(ans, "no_results", "", onDelta)
+		return true, nil
+	}
+	if onDelta != nil {
+		onDelta(res.Text)
+	}
+	text, cited, invalid := VerifyCitations(res.Text, res.Sources)
+	if len(invalid) > 0 {
+		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
+	}
+	if len(cited) == 0 {
+		abstain(ans, "no_valid_citation", res.Sources[0].Owner, nil)
+		return true, nil
+	}
+	// The evidence of an agent answer is how well its cited sources cover the question, for the
+	// trace; the model already chose them, so no guard abstains on it.
+	support := Support(ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: cited})
+	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
+	ans.Text, ans.Sources = text, cited
+	return true, nil
+}

@@ -1,0 +1,113 @@
+package rag
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/kljensen/snowball/spanish"
+)
+
+// stemToken returns a content token's stem in lang ("es" or "en"; anything else falls back to
+// TokenStem). Tokens holding a digit are codes or numbers and stay whole.
+func stemToken(tok, lang string) string {
+	if strings.IndexFunc(tok, unicode.IsDigit) >= 0 {
+		return tok
+	}
+	switch lang {
+	case "es":
+		return spanish.Stem(tok, false)
+	case "en":
+		return english.Stem(tok, false)
+	}
+	return TokenStem(tok)
+}
+
+// answerTokens are ContentTokens as the answerer matches them: hyphenated and snake_case words
+// without digits split into their parts ("per-person", "five-year", "price_usd_per_lb"), and number words written as digits ("five"
+// and "cinco" are "5"), so that a question's "5 year" meets a document's "five-year".
+func answerTokens(text string) []string {
+	var out []string
+	for _, t := range ContentTokens(text) {
+		if chatty[t] {
+			continue
+		}
+		if strings.ContainsAny(t, "-_") && strings.IndexFunc(t, unicode.IsDigit) < 0 {
+			for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '_' }) {
+				if p != "" && !stopwords[p] {
+					out = append(out, numberWord(p))
+				}
+			}
+			continue
+		}
+		out = append(out, numberWord(t))
+	}
+	return out
+}
+
+// chatty are words of how people ask, not of what they ask about: interrogatives that
+// DetectExpect reads ("how many", "cuántos"), fillers and contractions' remains. They are left out
+// of answer matching (not of search: ContentTokens keeps them).
+var chatty = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`many much long old often soon early far quickly here still just really actually
+	stuff thing things folks guys someone somebody anyone anybody whole ex re ll ve won don didn doesn isn aren wasn
+	going gets got getting want wants wanna need needs tell gives put let lets ok okay hey hi hello please thanks thank
+	else etc cuanto cuanta cuantos cuantas mucho poco aqui alla todavia oye hola porfa gracias quiero necesito saber
+	alguien algo cosa cosas vale tengo tienes tiene hay voy whats im cuesta cuestan`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// numberWords are the number words people write for small quantities, in English and Spanish.
+var numberWords = func() map[string]string {
+	m := map[string]string{}
+	for i, w := range strings.Fields("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty") {
+		m[w] = strconv.Itoa(i)
+	}
+	for i, w := range strings.Fields("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve veinte") {
+		m[w] = strconv.Itoa(i)
+	}
+	m["una"], m["thirty"], m["treinta"], m["first"], m["primer"], m["primero"] = "1", "30", "30", "1", "1", "1"
+	m["second"], m["third"], m["fifth"], m["tenth"], m["segundo"], m["tercer"], m["tercero"], m["quinto"], m["decimo"] = "2", "3", "5", "10", "2", "3", "3", "5", "10"
+	return m
+}()
+
+func numberWord(tok string) string {
+	if d, ok := numberWords[tok]; ok {
+		return d
+	}
+	return tok
+}
+
+// stemsOf returns the stems of text's answer tokens (see answerTokens) in lang, in order.
+func stemsOf(text, lang string) []string {
+	toks := answerTokens(text)
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = stemToken(t, lang)
+	}
+	return out
+}
+
+// stemBag is the set of stems of a text.
+type stemBag map[string]bool
+
+func bagOf(text, lang string) stemBag {
+	b := stemBag{}
+	for _, s := range stemsOf(text, lang) {
+		b[s] = true
+	}
+	return b
+}
+
+// textLang is the language to stem a source's text in: the document's language, or the
+// question's when the document's is unknown ("simple": tables, codes).
+func textLang(docLang, questionLang string) string {
+	if docLang == "es" || docLang == "en" {
+		return docLang
+	}
+	return questionLang
+}
