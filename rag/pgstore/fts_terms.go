@@ -153,7 +153,10 @@ func (s *Store) nearestLexemes(ctx context.Context, word string, n int, r readab
 		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
 		near AS (
 			SELECT st.lexeme, public.similarity(st.lexeme, q.w) AS sim,
-				(SELECT coalesce(sum(c.df), 0) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[]))::bigint AS df
+				-- Pending deltas count too: a document withheld, moved to other groups or deleted
+				-- since the last compaction must stop counting for this scope at once.
+				(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
+				 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = st.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
 			FROM lexeme_stats st, q
 			WHERE st.lexeme OPERATOR(public.%) q.w
 		)
