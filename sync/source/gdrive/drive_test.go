@@ -2,7 +2,6 @@ package gdrive_test
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"slices"
 	"strings"
@@ -179,7 +178,8 @@ func assertConsistent(t *testing.T, ix *synctest.Index) {
 
 // TestDriveInvalidGroupFailsClosed is part of the regression test of issue 12, finding 7: a
 // permission whose e-mail address is not a valid group name used to become a group as it was.
-// Now the file's access cannot be resolved: it is not indexed, and the failure names the group.
+// Now the file's access cannot be resolved: it is withheld (a new file is not indexed), and the
+// reason names the group.
 func TestDriveInvalidGroupFailsClosed(t *testing.T) {
 	t.Parallel()
 	fake, srv := newFakeDrive(t)
@@ -193,9 +193,9 @@ func TestDriveInvalidGroupFailsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Run.Added != 1 || res.Run.Failed != 1 || len(res.Failures) != 1 || res.Failures[0].ExternalID != "bad1" ||
-		!errors.Is(res.Failures[0].Err, rag.ErrInvalidGroup) || !strings.Contains(res.Failures[0].Err.Error(), `"mallory,everyone@example.com"`) {
-		t.Fatalf("run %+v, failures %+v; want bad1 refused for its invalid group", res.Run, res.Failures)
+	if res.Run.Added != 1 || res.Run.Withheld != 1 || len(res.Withheld) != 1 || res.Withheld[0].ExternalID != "bad1" ||
+		!strings.Contains(res.Withheld[0].Reason, `invalid access group name "mallory,everyone@example.com"`) {
+		t.Fatalf("run %+v, withheld %+v; want bad1 withheld for its invalid group", res.Run, res.Withheld)
 	}
 	if _, ok := ix.Docs(t, "drive")["bad1"]; ok {
 		t.Fatal("a file with an invalid group name was indexed")
