@@ -45,6 +45,8 @@ type Store interface {
 	// (OtherGroups counts the rest), and its TopHits name only cited passages. It returns
 	// ErrAnswerNotFound, ErrWithdrawn for an answer withdrawn from viewer's conversation,
 	// ErrNotVisible (also for an empty viewer scope and a redacted answer), or a database error.
+	// Agent steps keep their queries and documents only when viewer holds every group of the
+	// answer's scope.
 	LoadTrace(ctx context.Context, id int64, viewer Viewer) (*AnswerRecord, error)
 	// SetReplyRef records the platform's id of the message that shows answer id (when it is
 	// not the one given in Incoming.ReplyRef), so the answer can be withdrawn in place.

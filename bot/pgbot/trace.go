@@ -14,8 +14,9 @@ import (
 // someone else's ephemeral reply, a scope the viewer shares, and every document the answer used
 // readable by the viewer as it was then and as it is now (a deleted document hides the answer,
 // as it hides the turn from memory), and not redacted (withdrawn or pruned: redacted_at). Only
-// the answer's groups the viewer holds are returned, and uncited hits keep their ranks and score
-// only.
+// the answer's groups the viewer holds are returned, uncited hits keep their ranks and score
+// only, and agent steps keep their queries and documents only for a viewer holding every group
+// of the answer's scope (the agent searched with all of them).
 const traceSQL = `
 SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.question, a.standalone_query,
 	a.answer_text,
@@ -28,7 +29,10 @@ SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.qu
 			END ORDER BY t.ord), '[]'::jsonb)
 		FROM jsonb_array_elements(a.top_hits) WITH ORDINALITY AS t(h, ord)),
 	a.timings_ms, a.total_ms, a.model, a.prompt_tokens, a.completion_tokens, a.created_at, a.cached,
-	a.agent_steps
+	CASE WHEN a.scope_groups <@ $7::text[] THEN a.agent_steps
+	ELSE (SELECT coalesce(jsonb_agg(st - 'query' - 'document_id' - 'chunk_ids' ORDER BY t.ord), '[]'::jsonb)
+		FROM jsonb_array_elements(a.agent_steps) WITH ORDINALITY AS t(st, ord))
+	END
 FROM bot_answers a
 WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND a.thread = $5
 	AND a.redacted_at IS NULL

@@ -114,3 +114,37 @@ func TestTraceNamesOnlyCitedHits(t *testing.T) {
 		t.Fatalf("uncited hit %+v: want its ranks only", h)
 	}
 }
+
+// TestTraceShowsAgentStepsToWhoHoldsTheWholeScope: an agent searched with every group of the
+// answer's scope, so its queries and the documents it read are shown only to a viewer holding
+// all of them; others see the steps' tools, counts and timings only.
+func TestTraceShowsAgentStepsToWhoHoldsTheWholeScope(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	steps := []rag.AgentStep{
+		{N: 1, Tool: "search", Query: "band B7 salary", Results: 3, ChunkIDs: []int64{4, 5}},
+		{N: 2, Tool: "get_document", DocumentID: 41, Results: 2},
+	}
+	id, err := env.Bot.SaveAnswer(ctx, &bot.AnswerRecord{Conversation: thread, AskerID: "UHR", Question: "vacation?",
+		StandaloneQuery: "vacation?", Text: "22 days [1]", ScopeGroups: []string{"everyone", "hr"}, Steps: steps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := env.Bot.LoadTrace(ctx, id, bot.Viewer{Conversation: thread, UserID: "UHR", Scope: rag.MustScope("everyone", "hr")})
+	if err != nil || len(whole.Steps) != 2 || whole.Steps[0].Query != "band B7 salary" || whole.Steps[1].DocumentID != 41 {
+		t.Fatalf("steps for a viewer holding the whole scope: %+v, %v", whole, err)
+	}
+	part, err := env.Bot.LoadTrace(ctx, id, bot.Viewer{Conversation: thread, UserID: "U2", Scope: rag.MustScope("everyone")})
+	if err != nil || len(part.Steps) != 2 {
+		t.Fatalf("steps for a viewer holding part of the scope: %+v, %v", part, err)
+	}
+	for _, st := range part.Steps {
+		if st.Query != "" || st.DocumentID != 0 || len(st.ChunkIDs) != 0 || st.Results == 0 || st.Tool == "" {
+			t.Errorf("step shown to a viewer outside hr: %+v; want its tool and count only", st)
+		}
+	}
+	if lines := bot.StepLines(part.Steps); lines[0] != "1. searched: 3 passage(s) (0s)" || lines[1] != "2. read a document: 2 passage(s) (0s)" {
+		t.Errorf("step lines without queries and documents: %q", lines)
+	}
+}
