@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/citahq/cita/rag"
@@ -10,6 +12,12 @@ import (
 type Identity struct {
 	UserID string
 	Email  string
+	// EmailVerified says the platform vouches for Email (Slack returns an address only when it
+	// is the account's confirmed one). Only a verified address gives identity groups.
+	EmailVerified bool
+	// DirectoryGroups are the groups the directory lists the verified address in (Google
+	// Groups, by their e-mail address); AccessMap.Resolve fills them.
+	DirectoryGroups []string
 	// Roles are platform group memberships: Slack user group ids and handles, Discord role ids.
 	Roles []string
 	// Guest marks users from outside the organisation (Slack guests and Slack Connect users):
@@ -20,13 +28,50 @@ type Identity struct {
 }
 
 // AccessMap maps platform identities to access groups. Every map is keyed case-insensitively.
-// A user's groups are the union of every matching entry plus Default (for non-guests).
+// A user's groups are the union of every matching entry plus Default (for non-guests), plus
+// their identity groups when EmailGroups or Directory is set.
 type AccessMap struct {
 	Users   map[string][]string // platform user id -> groups
 	Roles   map[string][]string // user group / role id or handle -> groups
 	Emails  map[string][]string // exact e-mail address -> groups
 	Domains map[string][]string // e-mail domain ("example.com") -> groups
 	Default []string            // groups of every member who is not a guest
+	// EmailGroups gives a verified address its own group ("alice@example.com") and, to a
+	// non-guest, its domain's ("domain:example.com"): the names the Google Drive connector gives
+	// user and domain permissions (rag.EmailGroup, rag.EmailDomainGroup).
+	EmailGroups bool
+	// Directory, when set, adds the groups a verified address belongs to (Resolve).
+	Directory Directory
+}
+
+// Directory looks up the groups an e-mail address belongs to: Google Groups read from the Admin
+// SDK Directory API and kept in the database (sync/directory), named by their e-mail address as
+// Drive permissions name them.
+type Directory interface {
+	// GroupsOf returns the groups of email, directly or through nested groups; none for an
+	// unknown address. It returns an error when the directory cannot be read.
+	GroupsOf(ctx context.Context, email string) ([]string, error)
+}
+
+// Resolve returns id with its DirectoryGroups looked up, when the map has a Directory and id has
+// a verified address; adapters call it once when they build an identity, before Groups. Names
+// that are not valid groups are dropped (they could only narrow access). It returns an error when
+// the directory cannot be read: the caller then fails the request rather than guess.
+func (m *AccessMap) Resolve(ctx context.Context, id Identity) (Identity, error) {
+	id.DirectoryGroups = nil
+	if m.Directory == nil || !id.EmailVerified || strings.TrimSpace(id.Email) == "" {
+		return id, nil
+	}
+	groups, err := m.Directory.GroupsOf(ctx, id.Email)
+	if err != nil {
+		return Identity{}, fmt.Errorf("directory groups of %s: %w", id.UserID, err)
+	}
+	for _, g := range groups {
+		if rag.ValidateGroup(g) == nil {
+			id.DirectoryGroups = append(id.DirectoryGroups, g)
+		}
+	}
+	return id, nil
 }
 
 // NewAccessMap returns an AccessMap with normalized keys.
@@ -62,7 +107,27 @@ func (m *AccessMap) Groups(id Identity) []string {
 	if !id.Guest {
 		groups = append(groups, m.Default...)
 	}
+	groups = append(groups, m.identityGroups(id)...)
 	return rag.NormalizeGroups(groups)
+}
+
+// identityGroups returns the groups id's verified address gives: the address, its domain (not
+// for guests, who are not of the organisation whatever their address says) and its directory
+// groups. An address that makes no valid group gives none.
+func (m *AccessMap) identityGroups(id Identity) []string {
+	if !id.EmailVerified {
+		return nil
+	}
+	var out []string
+	if m.EmailGroups {
+		if g, err := rag.EmailGroup(id.Email); err == nil {
+			out = append(out, g)
+			if d, err := rag.EmailDomainGroup(id.Email); err == nil && !id.Guest {
+				out = append(out, d)
+			}
+		}
+	}
+	return append(out, id.DirectoryGroups...)
 }
 
 // Scope returns the identity's scope, or rag.ErrNoScope when no group maps it.

@@ -57,7 +57,7 @@ func TestIntersectScopes(t *testing.T) {
 		{"disjoint", []rag.Scope{rag.MustScope("hr"), rag.MustScope("eng")}, ""},
 	}
 	for _, tt := range tests {
-		if got := bot.IntersectScopes(tt.scopes).Key(); got != tt.want {
+		if got := bot.IntersectScopes(tt.scopes).String(); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -55,6 +55,10 @@ type Audiences interface {
 	RedactUnreadable(ctx context.Context, platform, workspace, channel string, readers []rag.Scope) ([]Redaction, error)
 	// RedactionShown records that the message of a withdrawn answer now shows the notice.
 	RedactionShown(ctx context.Context, answerID int64) error
+	// PendingRedaction returns the notice still to show for one answer: ok is true when the
+	// answer was withdrawn from its conversation and its message does not show the notice yet.
+	// It returns an error when the store cannot be read.
+	PendingRedaction(ctx context.Context, answerID int64) (red Redaction, ok bool, err error)
 	// ChannelsWithAnswers returns, sorted, the channels of a workspace that show at least one
 	// answer to everyone there (not ephemeral, not withdrawn): where a change that can reach
 	// every channel (a role's permissions, say) may have to withdraw answers.

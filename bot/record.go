@@ -52,14 +52,20 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang str
 			}
 			rec.Timings = timings
 		}
+		cited := map[int64]bool{}
+		for _, s := range ans.Sources {
+			cited[s.ChunkID] = true
+		}
 		for i, h := range ans.Search.Hits {
 			if i == maxTopHits {
 				break
 			}
-			rec.TopHits = append(rec.TopHits, HitRef{
-				ChunkID: h.ChunkID, DocumentID: h.DocumentID, Title: h.Title, Heading: h.Heading, Path: h.Path,
-				Score: h.Score, FTSRank: h.ArmRank[rag.ArmFTS], VectorRank: h.ArmRank[rag.ArmVector],
-			})
+			ref := HitRef{Score: h.Score, FTSRank: h.ArmRank[rag.ArmFTS], VectorRank: h.ArmRank[rag.ArmVector]}
+			if cited[h.ChunkID] {
+				// Only a cited passage is named: whoever may see the answer may read it.
+				ref.Cited, ref.ChunkID, ref.DocumentID, ref.Title, ref.Heading, ref.Path = true, h.ChunkID, h.DocumentID, h.Title, h.Heading, h.Path
+			}
+			rec.TopHits = append(rec.TopHits, ref)
 		}
 		// An abstention may name the top hit's owner: that document reached the reply too.
 		if len(rec.Sources) == 0 && len(ans.Search.Hits) > 0 {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/citahq/cita/rag"
@@ -12,8 +13,14 @@ import (
 var ErrAnswerNotFound = errors.New("answer not found")
 
 // ErrNotVisible is returned when a user acts on an answer they cannot see: another
-// conversation, someone else's ephemeral reply, or an answer withdrawn from its conversation.
+// conversation, someone else's ephemeral reply, a redacted answer, or (for its trace) sources
+// they may not read.
 var ErrNotVisible = errors.New("answer not visible to this user")
+
+// ErrWithdrawn is returned when a user acts, from its conversation, on an answer withdrawn from
+// that conversation because someone who may not read its documents can read it now
+// (RedactionAudience). It wraps ErrNotVisible.
+var ErrWithdrawn = fmt.Errorf("%w: withdrawn from its conversation", ErrNotVisible)
 
 // Store keeps conversation memory, answer records, feedback, event dedupe and the audience
 // versions (Audiences). bot/pgbot implements it on PostgreSQL.
@@ -28,19 +35,37 @@ type Store interface {
 	// withdrawn.
 	RecentTurns(ctx context.Context, conv ConversationKey, scope rag.Scope, n int) ([]rag.Turn, error)
 	// HasTurns reports whether the bot already answered in the conversation (a follow-up there
-	// needs no mention).
+	// needs no mention), visibly to everyone there; an answer since redacted still counts.
 	HasTurns(ctx context.Context, conv ConversationKey) (bool, error)
-	// LoadAnswer returns the answer record with the given id, or ErrAnswerNotFound.
-	LoadAnswer(ctx context.Context, id int64) (*AnswerRecord, error)
+	// LoadTrace returns the record of answer id as viewer may see it, for "How I answered", with
+	// the access check in the query that loads it: only when viewer acts from the answer's
+	// conversation, the answer was not an ephemeral reply to someone else, viewer's groups
+	// overlap the answer's scope, and viewer may read, as they were and as they are now, every
+	// document the answer used. The record's ScopeGroups are the answer's groups viewer holds
+	// (OtherGroups counts the rest), and its TopHits name only cited passages. It returns
+	// ErrAnswerNotFound, ErrWithdrawn for an answer withdrawn from viewer's conversation,
+	// ErrNotVisible (also for an empty viewer scope and a redacted answer), or a database error.
+	// Agent steps keep their queries and documents only when viewer holds every group of the
+	// answer's scope.
+	LoadTrace(ctx context.Context, id int64, viewer Viewer) (*AnswerRecord, error)
 	// SetReplyRef records the platform's id of the message that shows answer id (when it is
 	// not the one given in Incoming.ReplyRef), so the answer can be withdrawn in place.
 	SetReplyRef(ctx context.Context, id int64, ref string) error
 	// RecordFeedback stores (or replaces) a user's rating of an answer. It returns
 	// ErrAnswerNotFound, or ErrNotVisible when the user rates from another conversation, rates
-	// someone else's ephemeral answer, or rates a withdrawn answer.
+	// someone else's ephemeral answer, or rates a redacted answer (checked in the statement that
+	// stores the rating).
 	RecordFeedback(ctx context.Context, fb Feedback) error
 	// MarkEvent records a platform event id and reports whether this is its first delivery.
 	MarkEvent(ctx context.Context, eventID string) (bool, error)
+}
+
+// Viewer is someone asking to see a stored answer: the conversation they act from, who they
+// are, and the access groups they hold now (their own, not the channel's).
+type Viewer struct {
+	Conversation ConversationKey
+	UserID       string
+	Scope        rag.Scope
 }
 
 // Feedback is one user's rating of an answer, given from a conversation.
@@ -64,16 +89,20 @@ type AnswerRecord struct {
 	StandaloneQuery string
 	Text            string
 	ScopeGroups     []string
-	Abstained       bool
-	AbstainReason   string
-	Reason          Reason
-	Evidence        float64
+	// OtherGroups counts the answer's groups left out of ScopeGroups because the viewer does not
+	// hold them (LoadTrace only).
+	OtherGroups   int
+	Abstained     bool
+	AbstainReason string
+	Reason        Reason
+	Evidence      float64
 	// Sources are the cited sources, in the order shown.
 	Sources []SourceRef
 	// Consulted are the documents whose text or owner reached the reply: the cited sources, or
 	// the top hit whose owner an abstention names. Memory visibility is decided by them.
 	Consulted []SourceRef
 	// TopHits are the fused search results with their rank in each arm, for "how I answered".
+	// Only cited ones name their passage (Cited, with ids, title, heading and path).
 	TopHits          []HitRef
 	Timings          map[string]time.Duration
 	Total            time.Duration
@@ -90,10 +119,12 @@ type AnswerRecord struct {
 	Lang string
 	// ReplyRef is the platform's id of the message showing the reply (Slack ts); "" when unknown.
 	ReplyRef string
-	// RedactedAt is when the answer was withdrawn from its conversation (someone who may not
-	// read its documents can read the conversation now); zero while it stands.
+	// RedactedAt is when the answer was redacted, for Redaction's reason; zero while it stands.
+	// A redacted answer feeds no memory, "How I answered" or feedback.
 	RedactedAt time.Time
-	CreatedAt  time.Time
+	// Redaction says why it was redacted ("" while it stands).
+	Redaction RedactionReason
+	CreatedAt time.Time
 }
 
 // SourceRef is one cited (or consulted) chunk with its document's version at answer time.
@@ -110,8 +141,11 @@ type SourceRef struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 }
 
-// HitRef is one fused search hit with its rank in each arm (0: the arm did not return it).
+// HitRef is one fused search hit with its rank in each arm (0: the arm did not return it). A hit
+// the answer did not cite keeps only its ranks and score: its passage may be one that someone
+// shown the answer may not read.
 type HitRef struct {
+	Cited      bool    `json:"cited,omitempty"`
 	ChunkID    int64   `json:"chunk_id"`
 	DocumentID int64   `json:"document_id"`
 	Title      string  `json:"title"`
@@ -122,11 +156,18 @@ type HitRef struct {
 	VectorRank int     `json:"vector_rank,omitempty"`
 }
 
-// VisibleToUser reports whether user, acting from conv, can see the answer: never once it was
-// withdrawn.
-func (r *AnswerRecord) VisibleToUser(conv ConversationKey, user string) bool {
-	if r.Conversation != conv || !r.RedactedAt.IsZero() {
-		return false
-	}
-	return r.VisibleTo == "" || r.VisibleTo == user
-}
+// RedactionReason says why an answer record was redacted (bot_answers.redaction_reason). Every
+// reason marks the record alike (RedactedAt) and empties its copies of document text.
+type RedactionReason string
+
+// Redaction reasons.
+const (
+	// RedactionAudience: withdrawn from its conversation, whose readers now include someone who
+	// may not read a document it used (Audiences.RedactUnreadable); its message shows a notice.
+	RedactionAudience RedactionReason = "audience_widened"
+	// RedactionDocumentDeleted: a document it used was deleted (retention, pgbot.Store.Prune).
+	RedactionDocumentDeleted RedactionReason = "document_deleted"
+	// RedactionAccessNarrowed: a document it used no longer reaches the answer's scope
+	// (retention, pgbot.Store.Prune).
+	RedactionAccessNarrowed RedactionReason = "access_narrowed"
+)

@@ -25,10 +25,14 @@ type AccessRule struct {
 	re     *regexp.Regexp
 }
 
-// Compile validates the rules and prepares their globs. It returns an error naming the rule.
+// Compile validates the rules and their group names and prepares their globs. It returns an
+// error naming the rule or field and the invalid group.
 func (a *AccessRules) Compile() error {
 	if len(a.DefaultGroups) == 0 {
 		a.DefaultGroups = []string{"everyone"}
+	}
+	if err := checkGroups("default_groups", a.DefaultGroups); err != nil {
+		return err
 	}
 	for i := range a.Rules {
 		r := &a.Rules[i]
@@ -37,6 +41,9 @@ func (a *AccessRules) Compile() error {
 		}
 		if len(r.Groups) == 0 {
 			return fmt.Errorf("access rule %d (%s): groups is empty; list at least one group", i+1, r.Match)
+		}
+		if err := checkGroups(fmt.Sprintf("access rule %d (%s)", i+1, r.Match), r.Groups); err != nil {
+			return err
 		}
 		re, err := globRegexp(r.Match)
 		if err != nil {

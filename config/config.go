@@ -38,6 +38,11 @@ type Config struct {
 	Listen string `yaml:"listen"`
 	// Server tunes `cita serve` (workers, queue, limits, logging); see server.go.
 	Server ServerConfig `yaml:"server"`
+	// Retention bounds how long answers and conversation turns are kept; see retention.go.
+	Retention RetentionConfig `yaml:"retention"`
+	// Identity turns chat users' verified e-mail addresses and Google Groups into access groups;
+	// see identity.go.
+	Identity IdentityConfig `yaml:"identity"`
 }
 
 // EmbedderConfig picks the embedding model.
@@ -179,6 +184,7 @@ func (c *Config) applyDefaults() {
 	if c.Cache.AbstainTTL == 0 {
 		c.Cache.AbstainTTL = 10 * time.Minute
 	}
+	c.Retention = c.Retention.WithDefaults()
 	if c.Chat.MaxSteps == 0 {
 		c.Chat.MaxSteps = DefaultMaxSteps
 	}
@@ -220,6 +226,8 @@ func (c *Config) Validate() error {
 	}
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
+	errs = append(errs, c.Retention.validate()...)
+	errs = append(errs, c.Identity.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))
 	}

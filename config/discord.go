@@ -132,6 +132,11 @@ func (d DiscordConfig) Validate() error {
 			errs = append(errs, fmt.Errorf("discord.channel_groups: %q needs a channel id (a number) and at least one group", ch))
 		}
 	}
+	errs = append(errs, checkGroupMap("discord.role_groups", d.RoleGroups)...)
+	errs = append(errs, checkGroupMap("discord.channel_groups", d.ChannelGroups)...)
+	if err := checkGroups("discord.default_groups", d.DefaultGroups); err != nil {
+		errs = append(errs, err)
+	}
 	if d.APIBaseURL != "" {
 		if u, err := url.Parse(d.APIBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("discord.api_base_url: %q is not an http(s) URL such as https://discord.com", d.APIBaseURL))

@@ -69,6 +69,10 @@ func (m MCPConfig) Validate() error {
 				errs = append(errs, fmt.Errorf("mcp.%s[%q]: give a key and at least one group", name, k))
 			}
 		}
+		errs = append(errs, checkGroupMap("mcp."+name, mm)...)
+	}
+	if err := checkGroups("mcp.default_groups", m.DefaultGroups); err != nil {
+		errs = append(errs, err)
 	}
 	if o := m.OIDC; o.Enabled() {
 		if err := validateIssuer(o.Issuer); err != nil {

@@ -126,12 +126,20 @@ func (s SlackConfig) Validate() error {
 			}
 		}
 	}
+	for name, m := range map[string]map[string][]string{"users": s.Users, "user_groups": s.UserGroups, "emails": s.Emails, "domains": s.Domains} {
+		errs = append(errs, checkGroupMap("slack."+name, m)...)
+	}
+	if err := checkGroups("slack.default_groups", s.DefaultGroups); err != nil {
+		errs = append(errs, err)
+	}
 	for key, groups := range s.ChannelGroups {
 		if !validChannelKey(key) {
 			errs = append(errs, fmt.Errorf("slack.channel_groups[%q]: use a channel id (C0123ABCD) or a name with # (\"#people-ops\")", key))
 		}
 		if len(groups) == 0 || slices.ContainsFunc(groups, func(g string) bool { return strings.TrimSpace(g) == "" }) {
 			errs = append(errs, fmt.Errorf("slack.channel_groups[%q]: list at least one group, none blank", key))
+		} else if err := checkGroups(fmt.Sprintf("slack.channel_groups[%q]", key), groups); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

@@ -176,6 +176,19 @@ func ValidateSources(sources []SourceConfig) error {
 			if g.FullEvery < 0 {
 				bad("gdrive.full_every", "must be positive (e.g. 24h)")
 			}
+			if g.AnyoneGroup != "" {
+				if err := checkGroup(g.AnyoneGroup); err != nil {
+					bad("gdrive.anyone_group", "%v", err)
+				}
+			}
+			for from, to := range g.GroupAliases {
+				for _, name := range []string{from, to} {
+					if err := checkGroup(name); err != nil {
+						bad(fmt.Sprintf("gdrive.group_aliases[%q]", from), "%v", err)
+						break
+					}
+				}
+			}
 		case "s3":
 			if s.S3.Endpoint == "" || strings.Contains(s.S3.Endpoint, "://") {
 				bad("s3.endpoint", "%q: give host[:port] without a scheme (e.g. s3.amazonaws.com); set insecure: true for plain HTTP", s.S3.Endpoint)

@@ -69,10 +69,15 @@ func (s *Server) authenticate(ctx context.Context, raw string) (*Caller, *authEr
 	default:
 		return nil, unauthorized("not a cita token: personal tokens start with %q%s", TokenPrefix, s.oidcHint())
 	}
-	scope, err := ScopeFor(s.opts.Access, c.Email, groups)
+	scope, err := ScopeFor(ctx, s.opts.Access, c.Email, groups)
 	if errors.Is(err, rag.ErrNoScope) {
 		return nil, &authError{status: http.StatusForbidden, msg: fmt.Sprintf("%s has no access group: ask an admin to map the e-mail "+
 			"or its domain (mcp.emails, mcp.domains) or to issue a token whose --groups the e-mail has", c.Email)}
+	}
+	if err != nil {
+		// The groups cannot be known (the directory cannot be read): refused, never guessed.
+		s.logger.ErrorContext(ctx, "mcp caller groups", "error", err)
+		return nil, &authError{status: http.StatusServiceUnavailable, msg: "cannot resolve your access groups right now: try again shortly"}
 	}
 	c.Scope = scope
 	return c, nil

@@ -33,10 +33,16 @@ func (c *Caller) userID() string {
 }
 
 // ScopeFor resolves an e-mail's scope like a chat identity's (the access map's e-mail, domain and
-// default groups), narrowed to tokenGroups when the token lists any. It returns rag.ErrNoScope
-// when nothing is left: an empty scope is refused, never "no filter".
-func ScopeFor(access *bot.AccessMap, email string, tokenGroups []string) (rag.Scope, error) {
-	groups := access.Groups(bot.Identity{Email: email})
+// default groups, and its identity groups: the address is verified, by the admin who issued the
+// token or by the OIDC issuer), narrowed to tokenGroups when the token lists any. It returns
+// rag.ErrNoScope when nothing is left (an empty scope is refused, never "no filter"), or an
+// error when the directory cannot be read.
+func ScopeFor(ctx context.Context, access *bot.AccessMap, email string, tokenGroups []string) (rag.Scope, error) {
+	id, err := access.Resolve(ctx, bot.Identity{Email: email, EmailVerified: true})
+	if err != nil {
+		return rag.Scope{}, err
+	}
+	groups := access.Groups(id)
 	if narrow := rag.NormalizeGroups(tokenGroups); len(narrow) > 0 {
 		groups = slices.DeleteFunc(groups, func(g string) bool { return !slices.Contains(narrow, g) })
 	}

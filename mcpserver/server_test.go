@@ -270,7 +270,7 @@ func TestAuditLinePerCall(t *testing.T) {
 	}
 	s, g := lines[0], lines[1]
 	if s["tool"] != "search" || s["email"] != hanna || s["token_id"] != float64(rec.ID) || s["auth"] != "token" ||
-		s["scope_key"] != "everyone,hr,staff" || s["results"].(float64) < 1 || s["outcome"] != "ok" || s["duration_ms"] == nil {
+		s["scope_key"] != "8:everyone;2:hr;5:staff" || s["results"].(float64) < 1 || s["outcome"] != "ok" || s["duration_ms"] == nil {
 		t.Fatalf("search audit line = %v", s)
 	}
 	if g["tool"] != "get_document" || g["outcome"] != "refused" || g["results"] != float64(0) {

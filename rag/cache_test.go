@@ -115,7 +115,7 @@ func TestPipelineCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := rag.CacheKey{Query: "how many vacation days do full-time employees get", Scope: "hr", Lang: "en"}
+		want := rag.CacheKey{Query: "how many vacation days do full-time employees get", Scope: scope.Key(), Lang: "en"}
 		if !ans.Cached || s.calls != 0 || gotKey != want || strings.Join(deltas, "|") != "23 days [1]." {
 			t.Errorf("cached=%v searches=%d key=%+v deltas=%q", ans.Cached, s.calls, gotKey, deltas)
 		}
@@ -155,7 +155,7 @@ func TestPipelineCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := rag.CacheKey{Query: "vacation days for part-time employees", Scope: "hr", Lang: "en"}
+		want := rag.CacheKey{Query: "vacation days for part-time employees", Scope: scope.Key(), Lang: "en"}
 		if looked != want || storedKey != want || storedAns != ans {
 			t.Errorf("lookup %+v, store %+v, want both %+v with the returned answer", looked, storedKey, want)
 		}

@@ -13,22 +13,25 @@ import (
 // scope is never treated as "no filter".
 var ErrNoScope = errors.New("empty access scope: the asker belongs to no access group")
 
-// Scope is the set of access groups an asker may read. Groups are lower-cased, trimmed, sorted and
-// deduplicated, so two equal scopes have equal Key values.
+// Scope is the set of access groups an asker may read. Groups are valid names (ValidateGroup),
+// lower-cased, trimmed, sorted and deduplicated, so two scopes have equal Key values exactly when
+// they hold the same groups.
 type Scope struct {
 	groups []string
 }
 
-// NewScope returns the scope of the given groups, or ErrNoScope when no non-blank group remains.
+// NewScope returns the scope of the given groups (blank ones are ignored). It returns an error
+// wrapping ErrInvalidGroup, naming the group, when a name is not valid, and ErrNoScope when no
+// group remains: callers that ignore the error get the empty scope, which reads nothing.
 func NewScope(groups ...string) (Scope, error) {
-	s := Scope{groups: normalizeGroups(groups)}
-	if len(s.groups) == 0 {
-		return Scope{}, ErrNoScope
+	clean, err := CleanGroups(groups)
+	if err != nil {
+		return Scope{}, err
 	}
-	return s, nil
+	return Scope{groups: clean}, nil
 }
 
-// MustScope is NewScope for tests and constants; it panics on an empty scope.
+// MustScope is NewScope for tests and constants; it panics on an empty or invalid scope.
 func MustScope(groups ...string) Scope {
 	s, err := NewScope(groups...)
 	if err != nil {
@@ -43,11 +46,13 @@ func (s Scope) Groups() []string { return slices.Clone(s.groups) }
 // Empty reports whether the scope has no group (the zero Scope).
 func (s Scope) Empty() bool { return len(s.groups) == 0 }
 
-// Key is a stable text form of the scope ("eng,everyone"), used in cache keys and logs.
-func (s Scope) Key() string { return strings.Join(s.groups, ",") }
+// Key is the scope's unambiguous text form for keys ("3:eng;8:everyone"): every group is
+// length-prefixed, so no two different scopes share a key, whatever their names hold.
+func (s Scope) Key() string { return scopeKey(s.groups) }
 
-// String is Key.
-func (s Scope) String() string { return s.Key() }
+// String is the readable form for logs and messages: the groups joined by commas
+// ("eng,everyone"). Use Key, not String, where scopes must be told apart.
+func (s Scope) String() string { return strings.Join(s.groups, ",") }
 
 // Intersect returns the groups present in both scopes. The result may be empty: callers that
 // search with it get ErrNoScope, which is the safe answer for a channel whose members share no group.
@@ -81,5 +86,6 @@ func normalizeGroups(groups []string) []string {
 
 func normalizeGroup(g string) string { return strings.ToLower(strings.TrimSpace(g)) }
 
-// NormalizeGroups is the normalization Scope applies, for code that stores groups on documents.
+// NormalizeGroups is the normalization Scope applies, without validation; code that stores groups
+// on documents uses CleanGroups, which validates too.
 func NormalizeGroups(groups []string) []string { return normalizeGroups(groups) }

@@ -32,7 +32,9 @@ func (m accessMap) scopeFor(guildID, userID string, roleIDs []string, guildRoles
 	if guildID != "" {
 		held = append([]string{guildID}, roleIDs...)
 	}
-	id := bot.Identity{UserID: userID}
+	// Discord gives bots no e-mail address: no verified address, so no identity groups and no
+	// directory groups to resolve (bot.AccessMap.Resolve would return id unchanged).
+	id := bot.Identity{UserID: userID, EmailVerified: false}
 	for _, r := range held {
 		id.Roles = append(id.Roles, r)
 		if name, ok := names[r]; ok {

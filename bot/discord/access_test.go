@@ -48,8 +48,8 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 				t.Errorf("administrators always see the channel: %+v", v)
 			}
 			got := bot.IntersectScopes(access.viewerScopes("g", v, roles, nil))
-			if got.Key() != tt.want {
-				t.Errorf("scope %q, want %q (viewers %+v)", got.Key(), tt.want, v)
+			if got.String() != tt.want {
+				t.Errorf("scope %q, want %q (viewers %+v)", got.String(), tt.want, v)
 			}
 		})
 	}
@@ -87,7 +87,7 @@ func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 			if tt.rolesKnw {
 				known = roles
 			}
-			if got := (accessMap{roles: bot.NewAccessMap(nil, tt.cfg.roles, nil, nil, tt.cfg.defaults)}).scopeFor("g", "u", tt.held, known).Key(); got != tt.want {
+			if got := (accessMap{roles: bot.NewAccessMap(nil, tt.cfg.roles, nil, nil, tt.cfg.defaults)}).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
 				t.Errorf("scope %q, want %q", got, tt.want)
 			}
 		})

@@ -75,7 +75,7 @@ func TestUnconfiguredGuildIsRefused(t *testing.T) {
 				t.Errorf("response %+v (data %+v): want an ephemeral refusal containing %q", resp, resp.Data, tt.want)
 			}
 			if turns := h.handled(); len(turns) != 0 {
-				t.Errorf("answered a guild that is not configured, with scope %q", turns[0].Scope.Key())
+				t.Errorf("answered a guild that is not configured, with scope %q", turns[0].Scope.String())
 			}
 			if edits := f.callsTo("PATCH", "/webhooks/"); len(edits) != 0 {
 				t.Errorf("%d edits: the refusal is the only response", len(edits))
@@ -106,7 +106,7 @@ func TestUnconfiguredGuildMessagesAreNotAnswered(t *testing.T) {
 	a.onMessage(&discordgo.Message{ID: "9101", ChannelID: "6000", GuildID: otherGuild, Author: &discordgo.User{ID: userPlain}, Content: "hello all"})
 	wait(a)
 	if turns := h.handled(); len(turns) != 0 {
-		t.Fatalf("answered a message from a guild that is not configured, with scope %q", turns[0].Scope.Key())
+		t.Fatalf("answered a message from a guild that is not configured, with scope %q", turns[0].Scope.String())
 	}
 	replies := f.callsTo("POST", "/channels/6001/messages")
 	if len(replies) != 1 || !strings.Contains(replies[0].JSON(t)["content"].(string), "isn't one of the servers I'm set up for") {
@@ -187,8 +187,8 @@ func TestDMNeedsMembershipOfAnAllowedGuild(t *testing.T) {
 				turns := h.handled()
 				switch {
 				case tt.wantScope == "" && len(turns) != 0:
-					t.Errorf("gateway=%v: answered with scope %q, want a refusal", gateway, turns[0].Scope.Key())
-				case tt.wantScope != "" && (len(turns) != 1 || turns[0].Scope.Key() != tt.wantScope):
+					t.Errorf("gateway=%v: answered with scope %q, want a refusal", gateway, turns[0].Scope.String())
+				case tt.wantScope != "" && (len(turns) != 1 || turns[0].Scope.String() != tt.wantScope):
 					t.Errorf("gateway=%v: turns %+v, want one with scope %q", gateway, turns, tt.wantScope)
 				}
 			}

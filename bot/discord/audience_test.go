@@ -87,14 +87,14 @@ func TestChannelAudienceFailsClosed(t *testing.T) {
 			turns := h.handled()
 			if tt.wantScope == "-" {
 				if len(turns) != 0 {
-					t.Fatalf("answered with scope %q, want a refusal", turns[0].Scope.Key())
+					t.Fatalf("answered with scope %q, want a refusal", turns[0].Scope.String())
 				}
 				if !strings.Contains(reply, tt.wantText) {
 					t.Errorf("reply %q, want it to contain %q", reply, tt.wantText)
 				}
 				return
 			}
-			if len(turns) != 1 || turns[0].Scope.Key() != tt.wantScope || turns[0].Audience != bot.AudienceChannel {
+			if len(turns) != 1 || turns[0].Scope.String() != tt.wantScope || turns[0].Audience != bot.AudienceChannel {
 				t.Fatalf("turns %+v, want one channel turn with scope %q", turns, tt.wantScope)
 			}
 		})
@@ -115,7 +115,7 @@ func TestThreadMessageAudienceFailsClosed(t *testing.T) {
 	a.onMessage(&discordgo.Message{ID: "9200", ChannelID: "603", GuildID: guildID, Author: &discordgo.User{ID: userHR}, Content: "And band B8?"})
 	wait(a)
 	if turns := h.handled(); len(turns) != 0 {
-		t.Fatalf("answered with scope %q, want a refusal", turns[0].Scope.Key())
+		t.Fatalf("answered with scope %q, want a refusal", turns[0].Scope.String())
 	}
 	sent := f.callsTo("POST", "/channels/603/messages")
 	if len(sent) != 1 || !strings.Contains(sent[0].JSON(t)["content"].(string), "couldn't check who can see this channel") {

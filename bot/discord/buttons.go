@@ -16,7 +16,7 @@ const threadArchiveMinutes = 1440
 // onButton completes a click on an answer's button (deferred, ephemeral): a vote is stored, the
 // explanation shown, or a thread opened. Every path ends in a message to the clicker.
 func (a *Adapter) onButton(ctx context.Context, i *discordgo.Interaction, act buttonAction) {
-	userID, _ := asker(i)
+	userID, roles := asker(i)
 	if act.Kind == "thread" {
 		a.editReason(ctx, i, a.threadFromButton(ctx, i))
 		return
@@ -41,10 +41,9 @@ func (a *Adapter) onButton(ctx context.Context, i *discordgo.Interaction, act bu
 		a.logger.InfoContext(ctx, "discord feedback", slog.Int64("answer_id", act.AnswerID), slog.Int("rating", fb.Rating))
 		a.editReason(ctx, i, "Thanks, your "+mark+" is recorded.")
 	case "how":
-		rec, err := store.LoadAnswer(ctx, act.AnswerID)
-		if err == nil && !rec.VisibleToUser(conv, userID) {
-			err = bot.ErrNotVisible
-		}
+		// The clicker's own current groups, checked against the answer by the store.
+		viewer := bot.Viewer{Conversation: conv, UserID: userID, Scope: a.audience.askerScope(ctx, i.GuildID, userID, roles)}
+		rec, err := store.LoadTrace(ctx, act.AnswerID, viewer)
 		if err != nil {
 			a.editReason(ctx, i, a.storeErrorText(ctx, act.AnswerID, err))
 			return

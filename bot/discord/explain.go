@@ -9,9 +9,10 @@ import (
 	"github.com/citahq/cita/bot"
 )
 
-// explainText is the "How I answered" view of a stored answer: the query searched, the access
-// groups it was limited to, what each search arm found, and why it answered or abstained. It
-// shows only titles and paths of documents the answer's scope could read.
+// explainText is the "How I answered" view of a stored answer loaded for its viewer (LoadTrace):
+// the query searched, the access groups it was limited to that the viewer holds, what each
+// search arm found, and why it answered or abstained. It names only cited passages, which the
+// viewer may read; the others appear as their ranks.
 func explainText(rec *bot.AnswerRecord) string {
 	var b strings.Builder
 	b.WriteString("**How I answered**\n")
@@ -19,7 +20,11 @@ func explainText(rec *bot.AnswerRecord) string {
 	if rec.StandaloneQuery != "" && rec.StandaloneQuery != rec.Question {
 		fmt.Fprintf(&b, "Searched as: %s\n", escapeMarkdown(oneLine(rec.StandaloneQuery, 300)))
 	}
-	fmt.Fprintf(&b, "Limited to documents readable by: %s\n", strings.Join(rec.ScopeGroups, ", "))
+	fmt.Fprintf(&b, "Limited to documents readable by: %s", strings.Join(rec.ScopeGroups, ", "))
+	if rec.OtherGroups > 0 {
+		fmt.Fprintf(&b, " (and %d more you are not in)", rec.OtherGroups)
+	}
+	b.WriteString("\n")
 	switch {
 	case rec.Reason != bot.ReasonNone:
 		fmt.Fprintf(&b, "Not answered: %s\n", rec.Reason)
@@ -34,8 +39,11 @@ func explainText(rec *bot.AnswerRecord) string {
 	if len(rec.TopHits) > 0 {
 		b.WriteString("\n**Best matches** (full-text rank / meaning rank):\n")
 		for n, h := range rec.TopHits {
-			fmt.Fprintf(&b, "%d. %s — %s / %s\n", n+1, escapeMarkdown(oneLine(firstNonEmpty(h.Heading, h.Title, h.Path), 120)),
-				rankText(h.FTSRank), rankText(h.VectorRank))
+			name := "*a passage not cited*"
+			if h.Cited {
+				name = escapeMarkdown(oneLine(firstNonEmpty(h.Heading, h.Title, h.Path), 120))
+			}
+			fmt.Fprintf(&b, "%d. %s — %s / %s\n", n+1, name, rankText(h.FTSRank), rankText(h.VectorRank))
 		}
 	}
 	if len(rec.Timings) > 0 {

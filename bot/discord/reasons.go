@@ -78,7 +78,7 @@ func internalErrorText(lang string) string {
 // Texts for button clicks that cannot be honoured.
 const (
 	textAnswerGone    = "I can't find that answer any more."
-	textNotVisible    = "That answer isn't yours to see or rate from here."
+	textNotVisible    = "That answer isn't yours to see or rate from here, or you may not read all of its sources."
 	textStoreProblem  = "I couldn't reach my records just now. Try again in a minute."
 	textThreadsOnlyDM = "Threads are only available in server channels."
 )

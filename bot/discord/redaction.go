@@ -90,13 +90,13 @@ func (a *Adapter) recheck(ctx context.Context, guildID string, aud channelAudien
 			return
 		}
 	}
-	rec, err := store.LoadAnswer(ctx, answerID)
+	red, pending, err := store.PendingRedaction(ctx, answerID)
 	if err != nil {
 		a.logger.ErrorContext(ctx, "recheck discord answer", slog.Int64("answer_id", answerID), slog.Any("error", err))
 		return
 	}
-	if !rec.RedactedAt.IsZero() {
-		a.showRedaction(ctx, bot.Redaction{AnswerID: rec.ID, Conversation: rec.Conversation, ReplyRef: rec.ReplyRef, Lang: rec.Lang})
+	if pending {
+		a.showRedaction(ctx, red)
 	}
 }
 

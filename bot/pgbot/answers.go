@@ -106,7 +106,9 @@ func consultedColumns(refs []bot.SourceRef) (docIDs []int64, chunkIDs []string, 
 	return docIDs, chunkIDs, versions
 }
 
-// LoadAnswer implements bot.Store.
+// LoadAnswer returns the whole record of answer id, or bot.ErrAnswerNotFound, with no access
+// check: for tests and operators' audits only. Whatever is shown to a chat user is loaded with
+// LoadTrace.
 func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, error) {
 	rec := &bot.AnswerRecord{ID: id}
 	var sources, hits, timings, steps []byte
@@ -117,12 +119,12 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
 		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
 		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached,
-		lang, reply_ref, redacted_at, agent_steps
+		lang, reply_ref, redacted_at, redaction_reason, agent_steps
 		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
 		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
 		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
 		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached,
-		&rec.Lang, &rec.ReplyRef, &redactedAt, &steps)
+		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps)
 	if notFound(err) {
 		return nil, bot.ErrAnswerNotFound
 	}
@@ -134,25 +136,8 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	}
 	rec.Reason = bot.Reason(reason)
 	rec.Total = time.Duration(totalMS * float64(time.Millisecond))
-	if err := json.Unmarshal(sources, &rec.Sources); err != nil {
-		return nil, fmt.Errorf("decode sources of answer %d: %w", id, err)
-	}
-	if err := json.Unmarshal(hits, &rec.TopHits); err != nil {
-		return nil, fmt.Errorf("decode top hits of answer %d: %w", id, err)
-	}
-	if err := json.Unmarshal(steps, &rec.Steps); err != nil {
-		return nil, fmt.Errorf("decode agent steps of answer %d: %w", id, err)
-	}
-	if len(rec.Steps) == 0 {
-		rec.Steps = nil
-	}
-	ms := map[string]float64{}
-	if err := json.Unmarshal(timings, &ms); err != nil {
-		return nil, fmt.Errorf("decode timings of answer %d: %w", id, err)
-	}
-	rec.Timings = map[string]time.Duration{}
-	for k, v := range ms {
-		rec.Timings[k] = time.Duration(v * float64(time.Millisecond))
+	if err := decodeRecordJSON(rec, sources, hits, timings, steps); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }

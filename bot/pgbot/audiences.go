@@ -86,32 +86,35 @@ func (s *Store) RecordReaders(ctx context.Context, platform, workspace, channel 
 	return false, version, nil
 }
 
-// redactSQL withdraws, in one statement, the channel's shown answers that used a document one of
-// the readers ($4, a JSON array of group arrays) may not read, as the document's groups were when
-// the answer was given, and returns them together with those withdrawn earlier whose notice is
-// not shown yet. A reader with no group reads nothing.
-const redactSQL = `
+// withdrawSQL withdraws, in one statement, the channel's shown answers that used a document one
+// of the readers ($4, a JSON array of group arrays) may not read, as the document's groups were
+// when the answer was given, redacting them as retention does (redactSet) and deleting their
+// turns, and returns them together with those withdrawn earlier whose notice is not shown yet.
+// A reader with no group reads nothing.
+const withdrawSQL = `
 WITH readers AS (
 	SELECT array(SELECT jsonb_array_elements_text(r)) AS groups
 	FROM jsonb_array_elements($4::jsonb) r
 ), withdrawn AS (
-	UPDATE bot_answers a SET redacted_at = now()
+	UPDATE bot_answers a SET ` + redactSet + `, redaction_reason = 'audience_widened'
 	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND a.visible_to = '' AND a.redacted_at IS NULL
 	  AND EXISTS (SELECT 1 FROM bot_answer_documents ad, readers r
 		WHERE ad.answer_id = a.id AND NOT ad.doc_groups && r.groups)
 	RETURNING a.id, a.thread, a.reply_ref, a.lang, a.question
+), turns AS (
+	DELETE FROM bot_turns t USING withdrawn w WHERE t.answer_id = w.id
 )
 SELECT id, thread, reply_ref, lang, question FROM withdrawn
 UNION
-SELECT id, thread, reply_ref, lang, question FROM bot_answers
-WHERE platform = $1 AND workspace = $2 AND channel = $3 AND redacted_at IS NOT NULL AND NOT redaction_shown
-ORDER BY id`
+` + pendingSQL
 
 // pendingSQL returns the channel's withdrawn answers whose notice is not shown yet (a partial
-// index keeps it cheap enough for every question).
+// index keeps it cheap enough for every question). Answers redacted by retention are not
+// withdrawn: their messages stay as they are.
 const pendingSQL = `
 SELECT id, thread, reply_ref, lang, question FROM bot_answers
 WHERE platform = $1 AND workspace = $2 AND channel = $3 AND redacted_at IS NOT NULL AND NOT redaction_shown
+	AND redaction_reason = 'audience_widened'
 ORDER BY id`
 
 // RedactUnreadable implements bot.Audiences.
@@ -131,7 +134,7 @@ func (s *Store) RedactUnreadable(ctx context.Context, platform, workspace, chann
 	if err != nil {
 		return nil, fmt.Errorf("encode readers: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, redactSQL, platform, workspace, channel, raw)
+	rows, err := s.pool.Query(ctx, withdrawSQL, platform, workspace, channel, raw)
 	if err != nil {
 		return nil, fmt.Errorf("withdraw unreadable answers in %s: %w", channel, err)
 	}
@@ -156,10 +159,30 @@ func collectRedactions(rows pgx.Rows, platform, workspace, channel string) ([]bo
 
 // RedactionShown implements bot.Audiences.
 func (s *Store) RedactionShown(ctx context.Context, answerID int64) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE bot_answers SET redaction_shown = true WHERE id = $1 AND redacted_at IS NOT NULL`, answerID); err != nil {
+	if _, err := s.pool.Exec(ctx, `UPDATE bot_answers SET redaction_shown = true WHERE id = $1 AND redaction_reason = 'audience_widened'`, answerID); err != nil {
 		return fmt.Errorf("record notice of answer %d: %w", answerID, err)
 	}
 	return nil
+}
+
+// PendingRedaction implements bot.Audiences.
+func (s *Store) PendingRedaction(ctx context.Context, answerID int64) (bot.Redaction, bool, error) {
+	var red bot.Redaction
+	var question string
+	c := &red.Conversation
+	err := s.pool.QueryRow(ctx, `SELECT id, platform, workspace, channel, thread, reply_ref, lang, question FROM bot_answers
+		WHERE id = $1 AND redaction_reason = 'audience_widened' AND NOT redaction_shown`, answerID).Scan(
+		&red.AnswerID, &c.Platform, &c.Workspace, &c.Channel, &c.Thread, &red.ReplyRef, &red.Lang, &question)
+	if notFound(err) {
+		return bot.Redaction{}, false, nil
+	}
+	if err != nil {
+		return bot.Redaction{}, false, fmt.Errorf("look up withdrawal of answer %d: %w", answerID, err)
+	}
+	if red.Lang == "" {
+		red.Lang = rag.AnswerLang(question)
+	}
+	return red, true, nil
 }
 
 // ChannelsWithAnswers implements bot.Audiences, from the index of shown answers.

@@ -93,14 +93,14 @@ func TestReadersFingerprintIgnoresOrderAndRepeats(t *testing.T) {
 	t.Parallel()
 	a := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("hr", "everyone"), rag.MustScope("everyone"), rag.MustScope("everyone")})
 	b := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone"), rag.MustScope("everyone", "hr")})
-	c := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone,hr")})
+	c := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone:hr")})
 	d := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone"), {}})
 	e := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone")})
 	if string(a) != string(b) {
 		t.Fatal("order or repeats changed the fingerprint")
 	}
 	if string(a) == string(c) || string(d) == string(e) {
-		t.Fatal("different readers share a fingerprint (a group with a comma, or a reader with no group)")
+		t.Fatal("different readers share a fingerprint (a group whose name joins two, or a reader with no group)")
 	}
 }
 
@@ -131,6 +131,12 @@ func TestRedactUnreadableWithdrawsOnlyWhatANewReaderMayNotRead(t *testing.T) {
 	if again, _ := env.Bot.RedactUnreadable(ctx, "slack", "T1", "C1", readers); len(again) != 2 {
 		t.Fatalf("pending notices: %+v", again)
 	}
+	if red, ok, err := env.Bot.PendingRedaction(ctx, hr); err != nil || !ok || red.ReplyRef != "1700000100.000001" || red.Conversation != thread {
+		t.Fatalf("pending notice of answer %d: %+v, %v, %v", hr, red, ok, err)
+	}
+	if _, ok, err := env.Bot.PendingRedaction(ctx, everyone); err != nil || ok {
+		t.Fatalf("an answer standing has a pending notice (%v)", err)
+	}
 	for _, r := range got {
 		if err := env.Bot.RedactionShown(ctx, r.AnswerID); err != nil {
 			t.Fatal(err)
@@ -144,12 +150,27 @@ func TestRedactUnreadableWithdrawsOnlyWhatANewReaderMayNotRead(t *testing.T) {
 			t.Fatalf("answer %d (%q, visible to %q) was withdrawn", id, rec.Question, rec.VisibleTo)
 		}
 	}
+	// A withdrawal redacts as retention does: the same fields, every copy of document text gone.
 	rec, err := env.Bot.LoadAnswer(ctx, hr)
-	if err != nil || rec.RedactedAt.IsZero() || rec.VisibleToUser(thread, "UHR") {
-		t.Fatalf("withdrawn answer loads as %+v (%v); want RedactedAt set and visible to no one", rec, err)
+	if err != nil || rec.RedactedAt.IsZero() || rec.Redaction != bot.RedactionAudience || rec.Text != "" || len(rec.Sources) != 0 || rec.Question != "band B7?" {
+		t.Fatalf("withdrawn answer loads as %+v (%v); want RedactedAt, reason %q, no text or sources, the question kept", rec, err, bot.RedactionAudience)
+	}
+	viewer := bot.Viewer{Conversation: thread, UserID: "UHR", Scope: rag.MustScope("everyone", "hr")}
+	if _, err := env.Bot.LoadTrace(ctx, hr, viewer); !errors.Is(err, bot.ErrWithdrawn) {
+		t.Fatalf("trace of a withdrawn answer from its conversation: %v, want ErrWithdrawn", err)
+	}
+	viewer.Conversation.Thread = "elsewhere"
+	if _, err := env.Bot.LoadTrace(ctx, hr, viewer); !errors.Is(err, bot.ErrNotVisible) || errors.Is(err, bot.ErrWithdrawn) {
+		t.Fatalf("trace of a withdrawn answer from another conversation: %v, want ErrNotVisible only", err)
 	}
 	if err := env.Bot.RecordFeedback(ctx, bot.Feedback{AnswerID: hr, Conversation: thread, UserID: "UHR", Rating: 1}); !errors.Is(err, bot.ErrNotVisible) {
 		t.Fatalf("feedback on a withdrawn answer: %v, want ErrNotVisible", err)
+	}
+	if ok, err := env.Bot.HasTurns(ctx, thread); err != nil || !ok {
+		t.Fatalf("after a withdrawal the thread is no longer one the bot answered in (%v): its follow-ups would need a mention", err)
+	}
+	if red, ok, err := env.Bot.PendingRedaction(ctx, hr); err != nil || ok {
+		t.Fatalf("notice of answer %d is shown, yet pending: %+v, %v, %v", hr, red, ok, err)
 	}
 	turns, _ := env.Bot.RecentTurns(ctx, thread, rag.MustScope("everyone", "hr"), 20)
 	if g := texts(turns); len(g) != 2 || g[0] != "user:vacation?" {

@@ -61,11 +61,12 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 	return turns, nil
 }
 
-// HasTurns implements bot.Store.
+// HasTurns implements bot.Store. It looks for a shown answer rather than its turns: a redacted
+// answer loses its turns (they copy document text) but the thread stays one the bot answered in.
 func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, error) {
 	var ok bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_turns
-		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4)`,
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_answers
+		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4 AND visible_to = '')`,
 		conv.Platform, conv.Workspace, conv.Channel, conv.Thread).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("look up conversation: %w", err)
@@ -73,23 +74,25 @@ func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, e
 	return ok, nil
 }
 
-// RecordFeedback implements bot.Store; a second click by the same user replaces the rating.
+// RecordFeedback implements bot.Store; a second click by the same user replaces the rating. The
+// visibility check is in the INSERT: the rating is stored only for an answer of the rater's
+// conversation that was not an ephemeral reply to someone else and was not redacted.
 func (s *Store) RecordFeedback(ctx context.Context, fb bot.Feedback) error {
 	if fb.Rating != 1 && fb.Rating != -1 {
 		return fmt.Errorf("rating %d: use +1 or -1", fb.Rating)
 	}
-	rec, err := s.LoadAnswer(ctx, fb.AnswerID)
-	if err != nil {
-		return err
-	}
-	if !rec.VisibleToUser(fb.Conversation, fb.UserID) {
-		return bot.ErrNotVisible
-	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO bot_feedback (answer_id, user_id, rating) VALUES ($1, $2, $3)
+	c := fb.Conversation
+	tag, err := s.pool.Exec(ctx, `INSERT INTO bot_feedback (answer_id, user_id, rating)
+		SELECT a.id, $2, $3 FROM bot_answers a
+		WHERE a.id = $1 AND a.platform = $4 AND a.workspace = $5 AND a.channel = $6 AND a.thread = $7
+		  AND (a.visible_to = '' OR a.visible_to = $2) AND a.redacted_at IS NULL
 		ON CONFLICT (answer_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, updated_at = now()`,
-		fb.AnswerID, fb.UserID, fb.Rating)
+		fb.AnswerID, fb.UserID, fb.Rating, c.Platform, c.Workspace, c.Channel, c.Thread)
 	if err != nil {
 		return fmt.Errorf("record feedback on answer %d: %w", fb.AnswerID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return s.whyNotVisible(ctx, fb.AnswerID, bot.Viewer{Conversation: c, UserID: fb.UserID})
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func TestPublicChannelAudienceIsTheWholeWorkspace(t *testing.T) {
 	if hrLeak(got) {
 		t.Fatalf("a public channel whose only member is in hr was answered from the hr document; everyone in the workspace reads it:\n%s", got)
 	}
-	if q := a.answerer.questions(); len(q) != 2 || q[1].Scope.Key() != "everyone" {
+	if q := a.answerer.questions(); len(q) != 2 || q[1].Scope.String() != "everyone" {
 		t.Fatalf("public channel searched with %v, want the groups every full member has (everyone)", q)
 	}
 	if got := a.mention(t, "EvP3", "CPUBG", "UHR", salaryQuestion).Form["blocks"]; !strings.Contains(got, "share no access group") {

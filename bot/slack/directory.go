@@ -97,17 +97,23 @@ func (a *Adapter) listUsers(ctx context.Context) (directory, error) {
 			return nil, fmt.Errorf("users.list (needs the users:read scope): %w", err)
 		}
 		for _, u := range next.Users {
-			d[u.ID] = a.personOf(u)
+			p, err := a.personOf(ctx, u)
+			if err != nil {
+				return nil, err
+			}
+			d[u.ID] = p
 		}
 		page = next
 	}
 }
 
-// personOf maps a Slack user to what access needs. Guests are single- and multi-channel guests,
-// Slack Connect users and anyone from another team; a deactivated account reads nothing.
-func (a *Adapter) personOf(u slack.User) person {
+// accountOf maps a Slack user to what access needs, before its directory groups. Guests are
+// single- and multi-channel guests, Slack Connect users and anyone from another team; a
+// deactivated account reads nothing. The address Slack returns (users:read.email) is the
+// account's confirmed one, so it is verified.
+func (a *Adapter) accountOf(u slack.User) person {
 	id := bot.Identity{
-		UserID: u.ID, Email: u.Profile.Email,
+		UserID: u.ID, Email: u.Profile.Email, EmailVerified: u.Profile.Email != "",
 		Guest: u.IsRestricted || u.IsUltraRestricted || u.IsStranger || (a.teamID != "" && u.TeamID != "" && u.TeamID != a.teamID),
 		Bot:   u.IsBot || u.IsAppUser || u.ID == "USLACKBOT",
 	}
@@ -115,6 +121,23 @@ func (a *Adapter) personOf(u slack.User) person {
 		return person{identity: bot.Identity{UserID: u.ID, Guest: true, Bot: id.Bot}, deleted: true}
 	}
 	return person{identity: id}
+}
+
+// personOf is accountOf with the verified address's directory groups looked up
+// (bot.AccessMap.Resolve; bots and deactivated accounts read nothing, so they need none). It
+// returns an error when the directory cannot be read: the caller then fails rather than guess
+// anyone's groups.
+func (a *Adapter) personOf(ctx context.Context, u slack.User) (person, error) {
+	p := a.accountOf(u)
+	if !p.reader() {
+		return p, nil
+	}
+	id, err := a.opts.Access.Resolve(ctx, p.identity)
+	if err != nil {
+		return person{}, err
+	}
+	p.identity = id
+	return p, nil
 }
 
 // person returns one account: from the directory, or (Slack Connect users, accounts newer than
@@ -138,7 +161,10 @@ func (a *Adapter) person(ctx context.Context, v versions, userID string) (person
 	if err != nil {
 		return person{}, fmt.Errorf("users.info %s: %w", userID, err)
 	}
-	p := a.personOf(*u)
+	p, err := a.personOf(ctx, *u)
+	if err != nil {
+		return person{}, err
+	}
 	a.strangers.Set(userID, p, v.users)
 	return p, nil
 }

@@ -186,8 +186,8 @@ func TestChannelScopeIsTheMembersIntersection(t *testing.T) {
 		t.Fatalf("channel with an unmapped member: %s", ext)
 	}
 	for _, q := range b.answerer.questions() {
-		if q.Scope.Key() != "everyone,hr" && q.Scope.Key() != "everyone" {
-			t.Errorf("searched with scope %q", q.Scope.Key())
+		if q.Scope.String() != "everyone,hr" && q.Scope.String() != "everyone" {
+			t.Errorf("searched with scope %q", q.Scope.String())
 		}
 	}
 	if n := len(b.answerer.questions()); n != 2 {

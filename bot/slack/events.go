@@ -203,7 +203,7 @@ func (a *Adapter) userChanged(ctx context.Context, raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &body); err == nil && body.User.ID != "" {
 		if v, err := a.audienceVersions(ctx, ""); err == nil {
 			if d, ok := a.people.Get("", v.users); ok {
-				if old, ok := d[body.User.ID]; ok && samePerson(old, a.personOf(body.User)) {
+				if old, ok := d[body.User.ID]; ok && samePerson(old, a.accountOf(body.User)) {
 					return
 				}
 			}

@@ -11,15 +11,16 @@ import (
 	"github.com/citahq/cita/bot"
 )
 
-// renderExplain is the "how I answered" view: the standalone query, the scope, why it abstained,
-// the top hits with their rank in each arm, and the timings.
+// renderExplain is the "how I answered" view of a record loaded for its viewer (LoadTrace): the
+// standalone query, the groups searched that the viewer holds, why it abstained, the top hits
+// with their rank in each arm (named only when cited), and the timings.
 func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "*How I answered*\n*Searched for:* %s\n", escape(rec.StandaloneQuery))
 	if rec.StandaloneQuery != rec.Question {
 		fmt.Fprintf(&b, "_(rewritten from “%s” using the thread)_\n", escape(truncate(rec.Question, 300)))
 	}
-	fmt.Fprintf(&b, "*Access groups searched:* %s\n", escape(strings.Join(rec.ScopeGroups, ", ")))
+	fmt.Fprintf(&b, "*Access groups searched:* %s\n", escape(groupsText(rec)))
 	switch {
 	case rec.Reason != bot.ReasonNone:
 		fmt.Fprintf(&b, "*Not answered:* %s\n", rec.Reason)
@@ -37,6 +38,10 @@ func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 		b.WriteString("No passage matched.")
 	}
 	for i, h := range rec.TopHits {
+		if !h.Cited {
+			fmt.Fprintf(&b, "%d. _a passage not cited_ — full text %s, vector %s\n", i+1, rank(h.FTSRank), rank(h.VectorRank))
+			continue
+		}
 		fmt.Fprintf(&b, "%d. %s — full text %s, vector %s, score %.4f\n", i+1, escape(truncate(h.Heading, 200)),
 			rank(h.FTSRank), rank(h.VectorRank), h.Score)
 	}
@@ -49,6 +54,15 @@ func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 		blocks = append(blocks, slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, t, false, false)))
 	}
 	return blocks, truncate("How I answered: "+rec.StandaloneQuery, maxFallback)
+}
+
+// groupsText lists the answer's groups the viewer holds, and counts the others.
+func groupsText(rec *bot.AnswerRecord) string {
+	text := strings.Join(rec.ScopeGroups, ", ")
+	if rec.OtherGroups > 0 {
+		text += fmt.Sprintf(" (and %d more you are not in)", rec.OtherGroups)
+	}
+	return text
 }
 
 func abstainWhy(reason string) string {

@@ -67,19 +67,24 @@ func (a *Adapter) feedback(ctx context.Context, conv bot.ConversationKey, user s
 	a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText(text, false))
 }
 
+// explain shows the clicker how an answer was found, if they may see it: the store checks the
+// conversation and the clicker's own current groups against the answer (bot.Store.LoadTrace).
 func (a *Adapter) explain(ctx context.Context, conv bot.ConversationKey, user string, answerID int64, thread string) {
-	rec, err := a.opts.Store.LoadAnswer(ctx, answerID)
-	if err != nil && !errors.Is(err, bot.ErrAnswerNotFound) {
-		a.logger.ErrorContext(ctx, "load answer", slog.Int64("answer_id", answerID), slog.Any("error", err))
-		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("I couldn't load how I answered. Try again in a minute.", false))
-		return
+	scope, err := a.askerScope(ctx, user)
+	var rec *bot.AnswerRecord
+	if err == nil {
+		rec, err = a.opts.Store.LoadTrace(ctx, answerID, bot.Viewer{Conversation: conv, UserID: user, Scope: scope})
 	}
-	if rec != nil && rec.Conversation == conv && !rec.RedactedAt.IsZero() {
+	switch {
+	case errors.Is(err, bot.ErrWithdrawn):
 		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText(withdrawnText, false))
 		return
-	}
-	if rec == nil || !rec.VisibleToUser(conv, user) {
-		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("That answer isn't one you were shown.", false))
+	case errors.Is(err, bot.ErrAnswerNotFound), errors.Is(err, bot.ErrNotVisible):
+		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("I can't show how I answered that: it isn't an answer you were shown, or you may not read all of its sources.", false))
+		return
+	case err != nil:
+		a.logger.ErrorContext(ctx, "load answer trace", slog.Int64("answer_id", answerID), slog.Any("error", err))
+		a.ephemeral(ctx, conv.Channel, user, thread, slack.MsgOptionText("I couldn't load how I answered. Try again in a minute.", false))
 		return
 	}
 	blocks, fallback := renderExplain(rec)

@@ -25,7 +25,7 @@ func TestPinnedChannelsAreAnUpperBound(t *testing.T) {
 	}
 	b.mention(t, "EvN2", "CPEOPLE", "UHR", "How many vacation days do I get per year?")
 	qs := b.answerer.questions()
-	if len(qs) != 2 || qs[0].Scope.Key() != "hr" || qs[1].Scope.Key() != "hr" {
+	if len(qs) != 2 || qs[0].Scope.String() != "hr" || qs[1].Scope.String() != "hr" {
 		t.Fatalf("the pinned channel searched with %v, want hr only", qs)
 	}
 	if got := b.mention(t, "EvN3", "CPINMIX", "UHR", salaryQuestion).Form["blocks"]; !strings.Contains(got, "share no access group") {

@@ -19,8 +19,9 @@ Answers from the documents the given access groups may read (default: everyone),
 claim as [n] with numbered sources. When the documents do not cover the question it says so
 instead of guessing. --history gives earlier turns of the conversation (oldest first) so that a
 follow-up like "and for staging?" is understood. --explain prints the retrieval trace: each arm's
-ranks and scores, the fused order and what the context budget dropped. --json prints one JSON
-object. A question asked before under the same groups is answered from the answer cache while
+ranks and scores, the fused order and what the context budget dropped; its terms and statistics
+come only from the documents the groups may read, so it tells nothing about the others. --json
+prints one JSON object. A question asked before under the same groups is answered from the answer cache while
 the documents it cited are unchanged; --no-cache answers afresh and stores nothing.
 
 Flags:
@@ -135,6 +136,12 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	}
 	fmt.Fprintf(w, "full-text terms: %s\n", strings.Join(tr.Terms, " "))
 	fmt.Fprintf(w, "weights: fts %.2f, vector %.2f\n", tr.Weights[rag.ArmFTS], tr.Weights[rag.ArmVector])
+	// Chunks are named by their place in the fused order below, never by database ids: ids are
+	// numbered across every document, so they would tell how many others were indexed.
+	fusedAt := map[int64]int{}
+	for i, h := range ans.Search.Hits {
+		fusedAt[h.ChunkID] = i + 1
+	}
 	for _, arm := range []rag.Arm{rag.ArmFTS, rag.ArmVector} {
 		hits := tr.Arms[arm]
 		fmt.Fprintf(w, "%s arm (%d hits, %s):", arm, len(hits), tr.Timings[string(arm)].Round(10_000))
@@ -142,7 +149,11 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 			if i == 10 {
 				break
 			}
-			fmt.Fprintf(w, " #%d=chunk %d (%.3f)", h.Rank, h.ChunkID, h.Score)
+			if at, ok := fusedAt[h.ChunkID]; ok {
+				fmt.Fprintf(w, " #%d=fused %d (%.3f)", h.Rank, at, h.Score)
+			} else {
+				fmt.Fprintf(w, " #%d (%.3f)", h.Rank, h.Score)
+			}
 		}
 		fmt.Fprintln(w)
 	}
@@ -155,11 +166,15 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	}
 	fmt.Fprintln(w, "fused order:")
 	for i, h := range ans.Search.Hits {
-		fmt.Fprintf(w, "  %d. chunk %d  rrf %.4f  fts #%s  vector #%s  %s — %s\n", i+1, h.ChunkID, h.Score,
+		fmt.Fprintf(w, "  %d. rrf %.4f  fts #%s  vector #%s  %s — %s\n", i+1, h.Score,
 			rankText(h.ArmRank[rag.ArmFTS]), rankText(h.ArmRank[rag.ArmVector]), h.Heading, h.Path)
 	}
 	if len(ans.Dropped) > 0 {
-		fmt.Fprintf(w, "dropped by the context budget: chunks %v\n", ans.Dropped)
+		var at []int
+		for _, id := range ans.Dropped {
+			at = append(at, fusedAt[id])
+		}
+		fmt.Fprintf(w, "dropped by the context budget: fused %v\n", at)
 	}
 	writeTimings(w, ans)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/sync/indexer"
 )
 
@@ -57,7 +58,10 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	}
 	groupsFor := rules.GroupsFor
 	if *groups != "" {
-		fixed := splitList(*groups)
+		fixed, err := rag.CleanGroups(splitList(*groups))
+		if err != nil {
+			return fmt.Errorf("--groups: %w", err)
+		}
 		groupsFor = func(string) []string { return fixed }
 	}
 	name := *source

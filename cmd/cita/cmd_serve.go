@@ -17,6 +17,7 @@ import (
 	slackbot "github.com/citahq/cita/bot/slack"
 	"github.com/citahq/cita/internal/metrics"
 	"github.com/citahq/cita/mcpserver"
+	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/scheduler"
 	"github.com/citahq/cita/sync/syncrun"
@@ -42,7 +43,9 @@ HTTP server on the listen address (default :8080):
 Answers run on server.workers workers with a line of server.queue_size questions; past it askers
 get a "busy" reply. Logs are JSON when stderr is not a terminal (server.log.format to choose).
 On SIGINT or SIGTERM it stops taking events, lets the answers in flight finish (up to
-server.shutdown_grace, 30s) and stops the scheduler. See docs/production.md.
+server.shutdown_grace, 30s) and stops the scheduler. Every hour it prunes answer records and
+conversation turns older than retention.answers (default 2160h, 90 days) and redacts those whose
+documents were deleted or no longer reach the answer's audience. See docs/production.md.
 
 Flags:
 `,
@@ -121,6 +124,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IndexEmpty:         store.IndexEmpty,
 		Logger:             e.logger,
 	})
+	identity := identityGroupsOf(a.cfg.Identity, a.pool)
+	directoryRefresher, err := identity.refresher(ctx, a.cfg.Identity, e.logger)
+	if err != nil {
+		return err
+	}
 	var discordOpts discord.Options
 	if dc.Enabled() {
 		if discordOpts, err = discordOptions(dc, handler, e.logger); err != nil {
@@ -131,7 +139,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if sc.Enabled() {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:        bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups),
+			Access:        identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
 			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
@@ -160,7 +168,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
 	}
 	if a.cfg.MCP.Enabled {
-		mux.Handle(mcpserver.Path, a.mcpServer(p, queue, userLimit, e.logger).Handler())
+		mux.Handle(mcpserver.Path, a.mcpServer(p, queue, userLimit, identity, e.logger).Handler())
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -186,7 +194,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if dc.Enabled() {
 		g.Go(func() error { return discord.Run(gctx, discordOpts, mux) })
 	}
-	g.Go(func() error { pruneEvents(gctx, store, e.logger); return nil })
+	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
+	if a.cfg.Cache.On() {
+		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)
+	}
+	g.Go(func() error { hk.run(gctx); return nil })
+	if directoryRefresher != nil {
+		g.Go(func() error { directoryRefresher.Run(gctx); return nil })
+	}
 	g.Go(func() error {
 		<-gctx.Done()
 		ready.draining.Store(true)
@@ -209,20 +224,4 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		e.logger.Info("stopped")
 	}
 	return err
-}
-
-// pruneEvents forgets dedupe ids older than a day, hourly (Slack retries within the hour).
-func pruneEvents(ctx context.Context, store *pgbot.Store, logger *slog.Logger) {
-	tick := time.NewTicker(time.Hour)
-	defer tick.Stop()
-	for {
-		if _, err := store.PruneEvents(ctx, time.Now().Add(-24*time.Hour)); err != nil && ctx.Err() == nil {
-			logger.WarnContext(ctx, "prune chat event ids", slog.Any("error", err))
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }

@@ -10,7 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/citahq/cita/bot"
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/mcpserver"
 	"github.com/citahq/cita/mcpserver/pgtokens"
@@ -54,8 +55,9 @@ func runTokens(ctx context.Context, e *env, args []string) error {
 	return errUsage
 }
 
-// openTokens connects to the database (migrating it) and returns the token store.
-func openTokens(ctx context.Context, e *env) (*pgtokens.Store, *config.Config, func(), error) {
+// openTokens connects to the database (migrating it) and returns the token store, the
+// configuration and the pool.
+func openTokens(ctx context.Context, e *env) (*pgtokens.Store, *config.Config, *pgxpool.Pool, error) {
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return nil, nil, nil, err
@@ -68,7 +70,7 @@ func openTokens(ctx context.Context, e *env) (*pgtokens.Store, *config.Config, f
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return pgtokens.New(pool), cfg, pool.Close, nil
+	return pgtokens.New(pool), cfg, pool, nil
 }
 
 func runTokensCreate(ctx context.Context, e *env, args []string) error {
@@ -88,18 +90,18 @@ func runTokensCreate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--expires: %w", err)
 	}
-	store, cfg, closeDB, err := openTokens(ctx, e)
+	store, cfg, pool, err := openTokens(ctx, e)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer pool.Close()
 	token, t, err := store.Create(ctx, addr, splitList(*groups), *note, exp)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stdout, token)
 	fmt.Fprintf(e.stderr, "token %d for %s, %s\n", t.ID, t.Email, expiryText(t.ExpiresAt))
-	scope, err := tokenScope(cfg.MCP, t)
+	scope, err := tokenScope(ctx, cfg, pool, t)
 	switch {
 	case errors.Is(err, rag.ErrNoScope):
 		fmt.Fprintf(e.stderr, "warning: %s has no access group under the current configuration, so the token is refused "+
@@ -113,10 +115,10 @@ func runTokensCreate(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// tokenScope is the scope the server would give t today under mc.
-func tokenScope(mc config.MCPConfig, t *mcpserver.Token) (rag.Scope, error) {
-	mc = mc.WithDefaults()
-	return mcpserver.ScopeFor(bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups), t.Email, t.Groups)
+// tokenScope is the scope the server would give t today under cfg (identity groups read from
+// pool).
+func tokenScope(ctx context.Context, cfg *config.Config, pool *pgxpool.Pool, t *mcpserver.Token) (rag.Scope, error) {
+	return mcpserver.ScopeFor(ctx, mcpAccess(cfg.MCP.WithDefaults(), identityGroupsOf(cfg.Identity, pool)), t.Email, t.Groups)
 }
 
 func runTokensRevoke(ctx context.Context, e *env, args []string) error {
@@ -137,11 +139,11 @@ func runTokensRevoke(ctx context.Context, e *env, args []string) error {
 	default:
 		return fmt.Errorf("give one token id (cita tokens revoke 7) or --email ADDRESS")
 	}
-	store, _, closeDB, err := openTokens(ctx, e)
+	store, _, pool, err := openTokens(ctx, e)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer pool.Close()
 	if id > 0 {
 		t, err := store.Revoke(ctx, id)
 		if errors.Is(err, mcpserver.ErrTokenUnknown) {
@@ -167,11 +169,11 @@ func runTokensList(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	store, _, closeDB, err := openTokens(ctx, e)
+	store, _, pool, err := openTokens(ctx, e)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer pool.Close()
 	tokens, err := store.List(ctx)
 	if err != nil {
 		return err

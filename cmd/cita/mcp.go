@@ -4,14 +4,15 @@ import (
 	"log/slog"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/mcpserver"
 	"github.com/citahq/cita/mcpserver/pgtokens"
 )
 
 // mcpServer wires the MCP server to the app's index, the answering pipeline, the token table and
-// the configured access mapping (and OIDC issuer, when set). ask waits in the chat answer queue
-// and is limited per caller like chat questions (limit).
-func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot.RateLimit, logger *slog.Logger) *mcpserver.Server {
+// the configured access mapping with the identity groups (and OIDC issuer, when set). ask waits
+// in the chat answer queue and is limited per caller like chat questions (limit).
+func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot.RateLimit, identity identityGroups, logger *slog.Logger) *mcpserver.Server {
 	if limit.PerMinute <= 0 {
 		limit = bot.DefaultRateLimit
 	}
@@ -21,7 +22,7 @@ func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot
 		Documents: a.store,
 		Answerer:  answerer,
 		Tokens:    pgtokens.New(a.pool),
-		Access:    bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups),
+		Access:    mcpAccess(mc, identity),
 		Queue:     queue,
 		AskLimit:  mcpserver.AskLimit{PerMinute: limit.PerMinute, Burst: limit.Burst},
 		Logger:    logger,
@@ -31,4 +32,11 @@ func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot
 			AllowedDomains: o.AllowedDomains, EmailClaim: o.EmailClaim})
 	}
 	return mcpserver.New(opts)
+}
+
+// mcpAccess is the access map of MCP callers: mcp.emails, mcp.domains and mcp.default_groups,
+// and the identity groups (identity.email_groups, identity.google_groups) of the caller's
+// e-mail, which an admin-issued token or the OIDC issuer vouches for.
+func mcpAccess(mc config.MCPConfig, identity identityGroups) *bot.AccessMap {
+	return identity.apply(bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups))
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,6 +42,14 @@ const tokenColumns = `id, email, groups, note, created_at, expires_at, revoked_a
 func (s *Store) Create(ctx context.Context, email string, groups []string, note string, expiresAt time.Time) (string, *mcpserver.Token, error) {
 	if email == "" {
 		return "", nil, errors.New("create token: an e-mail is required")
+	}
+	for _, g := range groups {
+		if strings.TrimSpace(g) == "" {
+			continue
+		}
+		if err := rag.ValidateGroup(g); err != nil {
+			return "", nil, fmt.Errorf("create token: --groups: %w", err)
+		}
 	}
 	token, hash, err := mcpserver.NewToken()
 	if err != nil {

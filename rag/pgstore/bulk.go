@@ -72,10 +72,10 @@ func (s *Store) BeginBulkLoad(ctx context.Context) (end func(context.Context) er
 	}, nil
 }
 
-// RecoverBulkLoad finishes a bulk load whose process died: it rebuilds the term statistics
-// (when the load had not), builds the load's vector index again, and clears the load's state.
-// It reports whether there was such a load. A load still running (its lock held) is left alone.
-// It returns an error when the database cannot be read or written.
+// RecoverBulkLoad finishes a bulk load whose process died: it rebuilds the term statistics,
+// global and per access class (when the load had not), builds the load's vector index again,
+// and clears the load's state. It reports whether there was such a load. A load still running
+// (its lock held) is left alone. It returns an error when the database cannot be read or written.
 func (s *Store) RecoverBulkLoad(ctx context.Context) (bool, error) {
 	_, recovered, err := s.recoverBulkLoad(ctx)
 	return recovered, err
@@ -126,9 +126,10 @@ func (s *Store) recoverLocked(ctx context.Context, conn *pgx.Conn) (bool, error)
 	return true, nil
 }
 
-// finishBulkLoad completes the load recorded in bulk_load: the statistics, rebuilt in the same
-// transaction that stops the triggers from skipping (so no write falls between the two), then
-// the vector index of the load's model, then the row, then fresh planner statistics.
+// finishBulkLoad completes the load recorded in bulk_load: the statistics (global and per access
+// class), rebuilt in the same transaction that stops the triggers from skipping (so no write
+// falls between the two), then the vector index of the load's model, then the row, then fresh
+// planner statistics.
 func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 	var model string
 	var dimension int
@@ -142,6 +143,11 @@ func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 		}
 		if _, err := tx.Exec(ctx, `SELECT cita_rebuild_stats()`); err != nil {
 			return fmt.Errorf("rebuild term statistics: %w", err)
+		}
+		// The per-access-class statistics skipped their deltas too (their triggers read the
+		// same row): rebuilt in this transaction, before the triggers count again.
+		if _, err := tx.Exec(ctx, `SELECT cita_rebuild_class_stats()`); err != nil {
+			return fmt.Errorf("rebuild per-class term statistics: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE bulk_load SET stats_pending = false`); err != nil {
 			return fmt.Errorf("record rebuilt statistics: %w", err)

@@ -26,11 +26,12 @@ func tsConfig(lang string) string {
 // ReplaceDocument inserts or replaces a document and all its chunks in one transaction, so a
 // half-indexed document is never visible. Every chunk must carry an embedding of the store's
 // model. A withheld document becomes readable again by doc.Groups. It returns the document's id
-// and new version.
+// and new version, or an error wrapping rag.ErrNoScope or rag.ErrInvalidGroup when the
+// document's groups are empty or invalid.
 func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error) {
-	groups := rag.NormalizeGroups(doc.Groups)
-	if len(groups) == 0 {
-		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, rag.ErrNoScope)
+	groups, err := rag.CleanGroups(doc.Groups)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, err)
 	}
 	for i, c := range chunks {
 		if len(c.Embedding) != s.model.Dimension {
@@ -124,11 +125,12 @@ func (s *Store) DeleteDocuments(ctx context.Context, source string, externalIDs 
 
 // SetGroups changes a document's access groups on the document and all its chunks, without
 // re-embedding, and bumps its version; a withheld document becomes readable again by groups. It
-// returns rag.ErrNoScope for an empty group list.
+// returns an error wrapping rag.ErrNoScope for an empty group list and rag.ErrInvalidGroup for
+// an invalid name.
 func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups []string) error {
-	groups = rag.NormalizeGroups(groups)
-	if len(groups) == 0 {
-		return fmt.Errorf("set groups of %s: %w", externalID, rag.ErrNoScope)
+	groups, err := rag.CleanGroups(groups)
+	if err != nil {
+		return fmt.Errorf("set groups of %s: %w", externalID, err)
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var id int64
@@ -160,11 +162,11 @@ func (s *Store) SetFingerprint(ctx context.Context, source, externalID, fingerpr
 }
 
 // CompactStats folds the pending document-frequency deltas into lexeme_stats (the vocabulary the
-// full-text arm's fuzzy expansion reads). Indexers call it after a run; it returns the number of
-// lexemes folded (0 when another caller is compacting).
+// full-text arm's fuzzy expansion reads) and the per-class class_lexeme_stats. Indexers call it
+// after a run; it returns the number of lexemes folded (0 when another caller is compacting).
 func (s *Store) CompactStats(ctx context.Context) (int64, error) {
 	var n int64
-	if err := s.pool.QueryRow(ctx, `SELECT cita_compact_stats()`).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT cita_compact_stats() + cita_compact_class_stats()`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("compact term statistics: %w", err)
 	}
 	return n, nil

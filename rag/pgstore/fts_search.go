@@ -19,21 +19,28 @@ const (
 
 // SearchFTS ranks the chunks the scope may read by BM25 over their tsvectors. Query words are
 // OR-ed (a natural question never contains every word of its answer), rare terms weigh more than
-// common ones (inverse document frequency from lexeme_stats), misspelled words are expanded to
-// their nearest vocabulary lexemes, and the access filter sits in the WHERE.
+// common ones, misspelled words are expanded to their nearest vocabulary lexemes, and the access
+// filter sits in the WHERE. Every statistic (document frequencies, corpus size and average
+// length) and every expansion comes from what the scope may read (class_stats.go), so neither
+// the ranking nor the terms it reports depend on documents the scope may not read.
 // The query's translation (query.Alt), when given, adds its words as alternatives weighted by
-// query.AltWeight; a translated word whose lexemes the query already has adds nothing.
+// query.AltWeight, counted under the same scope; a translated word whose lexemes the query
+// already has adds nothing.
 // It returns the ranking and the terms it used, for the trace.
 func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Scope, k int) ([]rag.ArmHit, []string, error) {
 	if scope.Empty() {
 		return nil, nil, rag.ErrNoScope
+	}
+	r, err := s.readableOf(ctx, scope.Groups())
+	if err != nil {
+		return nil, nil, err
 	}
 	asked := queryWords(query.Text)
 	var alt []string
 	if query.AltWeight > 0 {
 		alt = queryWords(query.Alt)
 	}
-	terms, err := s.lookupTerms(ctx, append(asked, alt...), fuzzyWords(asked, alt), scope.Groups())
+	terms, err := s.lookupTerms(ctx, append(asked, alt...), fuzzyWords(asked, alt), r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,9 +64,7 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	}
 	var n = map[string]int64{}
 	var avg = map[string]float64{}
-	rows, err := s.pool.Query(ctx, `SELECT kind::text, sum(chunks)::bigint, sum(total_len)::bigint FROM (
-		SELECT kind, chunks, total_len FROM corpus_stats UNION ALL SELECT kind, chunks, total_len FROM corpus_delta
-	) x GROUP BY kind`)
+	rows, err := s.pool.Query(ctx, scopeCorpusSQL, r.classes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
 	}

@@ -39,12 +39,13 @@ func queryWords(q string) []string {
 	return out
 }
 
-// lookupTerms turns query words into lexemes with their document frequencies: each word's
-// Spanish, English and unstemmed forms against the stemmed vector, its unstemmed form against the
-// simple vector when no stemmed form is known, and the nearest vocabulary lexemes (pg_trgm) for
-// words the index has never seen (typos) among those fuzzy allows (nil allows all). Stopwords
-// in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, scope []string) (terms []queryTerm, err error) {
+// lookupTerms turns query words into lexemes with their document frequencies among what r may
+// read (class_stats.go): each word's Spanish, English and unstemmed forms against the stemmed
+// vector, its unstemmed form against the simple vector when no stemmed form is known, and the
+// nearest vocabulary lexemes (pg_trgm) for words the index has never seen (typos) among those
+// fuzzy allows (nil allows all). Every word counts only what r may read, a translated
+// alternative's as much as the asked words'. Stopwords in either language are dropped.
+func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, r readable) (terms []queryTerm, err error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
@@ -64,12 +65,13 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, s
 		)
 		SELECT lx.ord, lx.kind, lx.lexeme,
 			CASE WHEN lx.kind = 't' THEN
-				coalesce((SELECT st.df FROM lexeme_stats st WHERE st.lexeme = lx.lexeme), 0) +
-				coalesce((SELECT sum(d.df) FROM lexeme_delta d WHERE d.lexeme = lx.lexeme), 0)
+				-- Counted in the readable access classes only (class_stats.go).
+				coalesce((SELECT sum(st.df) FROM class_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.class_id = ANY($2::bigint[])), 0) +
+				coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.class_id = ANY($2::bigint[])), 0)
 			ELSE -1 -- counted below, only for the words that need the fallback
 			END
 		FROM lx
-		ORDER BY lx.ord, lx.kind, lx.lexeme`, words)
+		ORDER BY lx.ord, lx.kind, lx.lexeme`, words, r.classes)
 	if err != nil {
 		return nil, fmt.Errorf("look up query terms: %w", err)
 	}
@@ -105,8 +107,7 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, s
 				}
 				// A fallback for words the stemmed vocabulary lacks (names in another language):
 				// rare by nature, so counting them through the GIN index is cheap.
-				if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv_simple @@ $1::tsquery LIMIT 10000) x`,
-					tsqueryOr([]string{t.Lexeme})).Scan(&t.DF); err != nil {
+				if err := s.pool.QueryRow(ctx, simpleDFSQL, tsqueryOr([]string{t.Lexeme}), r.groups).Scan(&t.DF); err != nil {
 					return nil, fmt.Errorf("count %q: %w", t.Lexeme, err)
 				}
 				if t.DF > 0 {
@@ -130,11 +131,11 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, s
 		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402
 		}
-		fuzzy, err := s.nearestLexemes(ctx, w, 2, scope)
+		near, err := s.nearestLexemes(ctx, w, 2, r)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range fuzzy {
+		for _, f := range near {
 			f.Word = ord
 			terms = append(terms, f)
 		}
@@ -143,23 +144,26 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, s
 }
 
 // nearestLexemes returns up to n vocabulary lexemes of the stemmed vector closest to word by
-// trigram similarity, weighted by that similarity. The vocabulary is shared by all documents, so
-// a lexeme is offered only when a chunk the scope may read holds it: a correction must not reveal
-// that a word exists in documents the asker cannot see.
-func (s *Store) nearestLexemes(ctx context.Context, word string, n int, scope []string) ([]queryTerm, error) {
+// trigram similarity, weighted by that similarity. Candidates come from the whole vocabulary
+// (lexeme_stats), every one above pg_trgm's similarity threshold, and are kept only when what r
+// may read holds them, ranked by their similarity and their frequency there: a correction, its
+// rank and its frequency must not reveal that a word exists in documents the asker cannot see.
+func (s *Store) nearestLexemes(ctx context.Context, word string, n int, r readable) ([]queryTerm, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
 		near AS (
-			SELECT st.lexeme, st.df, public.similarity(st.lexeme, q.w) AS sim
+			SELECT st.lexeme, public.similarity(st.lexeme, q.w) AS sim,
+				-- Pending deltas count too: a document withheld, moved to other groups or deleted
+				-- since the last compaction must stop counting for this scope at once.
+				(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
+				 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = st.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
 			FROM lexeme_stats st, q
 			WHERE st.lexeme OPERATOR(public.%) q.w
-			ORDER BY sim DESC, st.df DESC, st.lexeme
-			LIMIT 20
 		)
 		SELECT lexeme, df, sim FROM near
-		WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.groups && $3::text[] AND c.tsv @@ quote_literal(near.lexeme)::tsquery)
+		WHERE df > 0
 		ORDER BY sim DESC, df DESC, lexeme
-		LIMIT $2`, word, n, scope)
+		LIMIT $2`, word, n, r.classes)
 	if err != nil {
 		return nil, fmt.Errorf("fuzzy-expand %q: %w", word, err)
 	}

@@ -28,7 +28,8 @@ import (
 const crashDSNEnv = "CITA_BULK_CRASH_DSN"
 
 // bulkCorpus returns n in-memory documents with skewed word counts, so that BM25's document
-// frequencies (and with them the ranking) depend on every document being counted.
+// frequencies (and with them the ranking) depend on every document being counted. They fall in
+// three access classes, so that a scope's statistics (per class) differ from the global ones.
 func bulkCorpus(n int) []indexer.Item { return bulkCorpusNamed("informe", n) }
 
 // bulkCorpusNamed is bulkCorpus with another prefix for the ids, for a second source.
@@ -51,7 +52,8 @@ func bulkCorpusNamed(prefix string, n int) []indexer.Item {
 		}
 		content := b.String()
 		id := fmt.Sprintf("%s-%03d.md", prefix, i)
-		items[i] = indexer.Item{ExternalID: id, Name: id, Fingerprint: fmt.Sprintf("v1-%d", i), Groups: []string{"everyone"},
+		groups := [][]string{{"everyone"}, {"everyone", "hr"}, {"hr"}}[i%3]
+		items[i] = indexer.Item{ExternalID: id, Name: id, Fingerprint: fmt.Sprintf("v1-%d", i), Groups: groups,
 			Open: func(context.Context) ([]byte, error) { return []byte(content), nil }}
 	}
 	return items
@@ -233,9 +235,46 @@ func openStore(t *testing.T, cs string) *bundle {
 	return &bundle{store: store, emb: emb}
 }
 
-// statsProblems compares the term statistics (with their pending deltas) to a count from the
-// chunks themselves, and returns what differs, or "".
+// statsProblems compares the term statistics, global and per access class (with their pending
+// deltas), to a count from the chunks themselves, and returns what differs, or "".
 func statsProblems(t *testing.T, pool *pgxpool.Pool) string {
+	t.Helper()
+	global := globalStatsProblems(t, pool)
+	var classLexemes, classCorpus, classless int
+	err := pool.QueryRow(context.Background(), `
+		WITH truth AS (
+			SELECT c.id AS class_id, l AS lexeme, count(*)::int AS df
+			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l GROUP BY c.id, l
+		), known AS (
+			SELECT class_id, lexeme, sum(df)::int AS df FROM (
+				SELECT class_id, lexeme, df FROM class_lexeme_stats UNION ALL SELECT class_id, lexeme, df FROM class_lexeme_delta) x
+			GROUP BY class_id, lexeme HAVING sum(df) <> 0
+		), ctruth AS (
+			SELECT c.id AS class_id, count(*) AS chunks, sum(length(ch.tsv))::bigint AS total_len
+			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
+		), cknown AS (
+			SELECT class_id, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
+				SELECT class_id, chunks, total_len FROM class_corpus_stats WHERE kind = 't'
+				UNION ALL SELECT class_id, chunks, total_len FROM class_corpus_delta WHERE kind = 't') x
+			GROUP BY class_id HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
+		)
+		SELECT (SELECT count(*) FROM truth FULL JOIN known USING (class_id, lexeme) WHERE truth.df IS DISTINCT FROM known.df),
+			(SELECT count(*) FROM ctruth FULL JOIN cknown USING (class_id)
+				WHERE ctruth.chunks IS DISTINCT FROM cknown.chunks OR ctruth.total_len IS DISTINCT FROM cknown.total_len),
+			(SELECT count(*) FROM chunks ch WHERE cardinality(ch.groups) > 0
+				AND NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups))`).Scan(&classLexemes, &classCorpus, &classless)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if classLexemes == 0 && classCorpus == 0 && classless == 0 {
+		return global
+	}
+	return strings.TrimPrefix(global+"; ", "; ") + fmt.Sprintf("per access class: %d (class, lexeme) frequencies and %d class sizes are wrong, %d chunks have no class",
+		classLexemes, classCorpus, classless)
+}
+
+// globalStatsProblems is statsProblems for the global statistics (lexeme_stats, corpus_stats).
+func globalStatsProblems(t *testing.T, pool *pgxpool.Pool) string {
 	t.Helper()
 	var wrong int
 	var counted, real, countedLen, realLen int64

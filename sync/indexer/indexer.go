@@ -196,10 +196,10 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if it.AccessErr != nil || len(rag.NormalizeGroups(it.Groups)) == 0 {
+		if reason := accessProblem(it); reason != "" {
 			// Not a per-item failure: a withhold that cannot be written must stop the run,
 			// since the document would stay readable by its old groups.
-			if err := ix.withhold(ctx, source, it, known, rep); err != nil {
+			if err := ix.withhold(ctx, source, it, reason, known, rep); err != nil {
 				return err
 			}
 		} else if p, err := ix.prepare(ctx, source, it, known, rep); err != nil {
@@ -234,7 +234,11 @@ func (ix *Indexer) compact(ctx context.Context, rep *Report) error {
 // prepare decides what an item with known access needs. It returns nil when nothing is to be
 // embedded (unchanged, or an access-group change applied in place).
 func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known map[string]rag.DocumentState, rep *Report) (*prepared, error) {
-	groups := rag.NormalizeGroups(it.Groups)
+	groups, err := rag.CleanGroups(it.Groups)
+	if err != nil {
+		// Checked before (accessProblem): an item whose groups are not valid is withheld.
+		return nil, fmt.Errorf("access groups: %w", err)
+	}
 	state, exists := known[it.ExternalID]
 	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {

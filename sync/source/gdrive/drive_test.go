@@ -175,3 +175,29 @@ func assertConsistent(t *testing.T, ix *synctest.Index) {
 		t.Fatalf("%d inconsistent documents (%v)", bad, err)
 	}
 }
+
+// TestDriveInvalidGroupFailsClosed is part of the regression test of issue 12, finding 7: a
+// permission whose e-mail address is not a valid group name used to become a group as it was.
+// Now the file's access cannot be resolved: it is withheld (a new file is not indexed), and the
+// reason names the group.
+func TestDriveInvalidGroupFailsClosed(t *testing.T) {
+	t.Parallel()
+	fake, srv := newFakeDrive(t)
+	fake.put(fakeFile{ID: "ok1", Name: "ok.txt", MimeType: "text/plain", Content: "Documento correcto sobre el proyecto quetzal.\n",
+		Perms: []map[string]string{user("alice@example.com")}})
+	fake.put(fakeFile{ID: "bad1", Name: "bad.txt", MimeType: "text/plain", Content: "Documento con permisos raros sobre el proyecto ocelote.\n",
+		Perms: []map[string]string{group("eng@example.com"), user("mallory,everyone@example.com")}})
+	ix := synctest.New(t)
+	src := driveSource(t, srv.URL, option.WithHTTPClient(srv.Client()))
+	res, err := ix.Runner.Run(context.Background(), src, syncrun.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Run.Added != 1 || res.Run.Withheld != 1 || len(res.Withheld) != 1 || res.Withheld[0].ExternalID != "bad1" ||
+		!strings.Contains(res.Withheld[0].Reason, `invalid access group name "mallory,everyone@example.com"`) {
+		t.Fatalf("run %+v, withheld %+v; want bad1 withheld for its invalid group", res.Run, res.Withheld)
+	}
+	if _, ok := ix.Docs(t, "drive")["bad1"]; ok {
+		t.Fatal("a file with an invalid group name was indexed")
+	}
+}

@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"google.golang.org/api/drive/v3"
+
+	"github.com/citahq/cita/rag"
 )
 
 // groupMapper turns Drive permissions into access groups: user and group emails become groups
-// as they are (lower-cased), a domain permission becomes "domain:<domain>", and "anyone with the
-// link" becomes the configured group or nothing. Aliases rename any of these.
+// as they are (lower-cased, rag.EmailGroup), a domain permission becomes "domain:<domain>"
+// (rag.DomainGroup): the names identity groups give chat users. "Anyone with the link" becomes
+// the configured group or nothing. Aliases rename any of these.
 type groupMapper struct {
 	anyone  string
 	aliases map[string]string
@@ -30,10 +33,12 @@ func (m groupMapper) groups(perms []*drive.Permission) ([]string, error) {
 		var g string
 		switch p.Type {
 		case "user", "group":
-			g = strings.ToLower(strings.TrimSpace(p.EmailAddress))
+			if strings.TrimSpace(p.EmailAddress) != "" {
+				g = identityGroup(rag.EmailGroup, p.EmailAddress)
+			}
 		case "domain":
 			if p.Domain != "" {
-				g = "domain:" + strings.ToLower(p.Domain)
+				g = identityGroup(rag.DomainGroup, p.Domain)
 			}
 		case "anyone":
 			g = m.anyone
@@ -61,4 +66,14 @@ func (m groupMapper) groups(perms []*drive.Permission) ([]string, error) {
 		hint = "; set gdrive.anyone_group to give link-shared files a group"
 	}
 	return nil, fmt.Errorf("no permission maps to an access group (permission types: %s)%s", strings.Join(slices.Compact(unmapped), ", "), hint)
+}
+
+// identityGroup returns the group name canon gives raw, or raw itself when it is not a valid
+// name: the indexer then refuses the file with rag.ErrInvalidGroup naming it (its access cannot
+// be resolved), instead of the permission being dropped silently.
+func identityGroup(canon func(string) (string, error), raw string) string {
+	if g, err := canon(raw); err == nil {
+		return g
+	}
+	return raw
 }

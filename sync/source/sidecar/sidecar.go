@@ -108,11 +108,12 @@ func parse(data []byte) (*file, error) {
 	if err := dec.Decode(&sc.rules); err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	if len(sc.rules.DefaultGroups) == 0 {
-		sc.rules.DefaultGroups = []string{fallThrough} // else Compile would default to "everyone"
-	}
-	if err := sc.rules.Compile(); err != nil {
+	noDefault := len(sc.rules.DefaultGroups) == 0
+	if err := sc.rules.Compile(); err != nil { // checks every group name
 		return nil, err
+	}
+	if noDefault {
+		sc.rules.DefaultGroups = []string{fallThrough} // in place of Compile's "everyone"
 	}
 	return &sc, nil
 }

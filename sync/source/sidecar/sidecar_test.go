@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/citahq/cita/rag"
 )
 
 func TestFallThrough(t *testing.T) {
@@ -14,6 +16,7 @@ func TestFallThrough(t *testing.T) {
 		"legal/public": "rules: [{match: \"*.md\", groups: [everyone]}]\n",
 		"broken":       "default_groups: [a\n",
 		"empty":        "",
+		"badname":      "rules: [{match: \"*.md\", groups: [\"hr,board\"]}]\n",
 	}
 	reads := map[string]int{}
 	r := NewResolver(func(_ context.Context, dir string) ([]byte, bool, error) {
@@ -37,6 +40,7 @@ func TestFallThrough(t *testing.T) {
 		{"broken/deep/nota.md", nil, true},
 		{"broken/other.md", nil, true},
 		{"offline/nota.md", nil, true}, // cannot tell whether a sidecar exists: unknown, not none
+		{"badname/nota.md", nil, true}, // an invalid group name: the sidecar is refused
 	} {
 		got, err := r.GroupsFor(context.Background(), tc.rel)
 		if (err != nil) != tc.wantErr || !slices.Equal(got, tc.want) {
@@ -62,8 +66,15 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, rel := range []string{"a/b.md", "x.md", "deep/er/file.txt"} {
-			if g := sc.rules.GroupsFor(rel); len(g) == 0 {
+			g := sc.rules.GroupsFor(rel)
+			if len(g) == 0 {
 				t.Fatalf("sidecar %q gives %s no groups", data, rel)
+			}
+			if len(g) == 1 && g[0] == fallThrough {
+				continue
+			}
+			if _, err := rag.CleanGroups(g); err != nil {
+				t.Fatalf("sidecar %q gives %s the groups %q: %v", data, rel, g, err)
 			}
 		}
 	})

@@ -1,0 +1,39 @@
+package discord
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExplainOnlyForWhoMayReadTheAnswer is the regression test of issue 12, finding 9 on
+// Discord: "How I answered" was shown to whoever clicked from the answer's conversation, whatever
+// their roles, and named passages the answer did not cite.
+func TestExplainOnlyForWhoMayReadTheAnswer(t *testing.T) {
+	t.Parallel()
+	e := setupE2E(t)
+	edit := e.ask(t, interaction{ID: "301", Token: "tok-301", Channel: chHR, User: userHR, Roles: []string{roleHR},
+		Question: "What is the base salary of band B7?"})
+	if !strings.Contains(sourcesOf(edit), "Salary bands") {
+		t.Fatalf("the #hr answer does not cite the salary bands: %q", sourcesOf(edit))
+	}
+	ids := customIDs(edit)
+	message := map[string]any{"id": originalID("301"), "channel_id": chHR, "content": edit["content"], "flags": 0}
+
+	reply := e.click(t, interaction{ID: "302", Token: "tok-302", Channel: chHR, User: userPlain, CustomID: ids[2], Message: message})
+	if strings.Contains(reply, "How I answered") || strings.Contains(reply, "Salary") {
+		t.Fatalf("a member who may not read the cited document saw the trace: %q", reply)
+	}
+
+	reply = e.click(t, interaction{ID: "303", Token: "tok-303", Channel: chHR, User: userHR, Roles: []string{roleHR}, CustomID: ids[2], Message: message})
+	if !strings.Contains(reply, "How I answered") || !strings.Contains(reply, "Salary bands") {
+		t.Fatalf("the HR member's trace %q: want it, naming the cited source", reply)
+	}
+	for _, uncited := range []string{"Vacation policy", "Remote work policy"} {
+		if strings.Contains(reply, uncited) {
+			t.Errorf("the trace names the uncited passage %q: %q", uncited, reply)
+		}
+	}
+	if !strings.Contains(reply, "not cited") {
+		t.Errorf("the trace does not list the uncited passages by rank: %q", reply)
+	}
+}
