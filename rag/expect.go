@@ -111,8 +111,8 @@ var quantityUnits = map[string]string{
 	"minute": "minute", "minutes": "minute", "minuto": "minute", "minutos": "minute",
 	"old": "age", "age": "age", "edad": "age", "aged": "age",
 	"percentage": "percent", "percent": "percent", "porcentaje": "percent",
-	"price": "money", "cost": "money", "costs": "money", "much": "money", "budget": "money", "cap": "money",
-	"precio": "money", "cuesta": "money", "cuanto": "money", "presupuesto": "money", "pay": "money", "paid": "money",
+	"price": "money", "cost": "money", "costs": "money", "budget": "money", "cap": "money",
+	"precio": "money", "cuesta": "money", "presupuesto": "money", "pay": "money", "paid": "money",
 	"dollars": "money", "euros": "money", "usd": "money", "eur": "money", "salario": "money", "salary": "money",
 	"spend": "money", "gastar": "money", "reimbursement": "money", "allowance": "money",
 }
@@ -132,6 +132,12 @@ func DetectExpect(question string) Expect {
 		e := Expect{Kind: c.kind}
 		if c.kind == ExpectQuantity {
 			e.Unit = quantityUnit(q)
+			if e.Unit == "" && durationCue(q) {
+				e.Unit = "time"
+			}
+			if costCue(q) {
+				e.Unit = "money" // "cuánto cuesta al año" asks for an amount, per year
+			}
 		}
 		return e
 	}
@@ -143,6 +149,29 @@ func DetectExpect(question string) Expect {
 		}
 	}
 	return Expect{Kind: ExpectFact}
+}
+
+// durationCue reports whether a quantity question asks for a duration ("how long", "cuánto
+// dura", "con cuánta antelación").
+func durationCue(q string) bool {
+	for _, p := range []string{"how long", "how soon", "how early", "how far in advance", "how much time", "how much notice",
+		"cuanto dura", "cuanto tiempo", "cuanta antelacion", "que plazo", "cuanto tarda", "cuantos dias", "cuantas semanas"} {
+		if strings.Contains(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// costCue reports whether a quantity question asks for an amount of money.
+func costCue(q string) bool {
+	for _, p := range []string{"cost", "price", "precio", "cuesta", "cuestan", "pay ", "paid", "pagan", "paga ", "salary", "salario",
+		"budget", "presupuesto", "spend", "gastar", "reimburse", "reembols", "fee", "tarifa", "allowance"} {
+		if strings.Contains(q, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // containsPhrase reports whether q holds phrase as whole words (as a word prefix when prefix).
@@ -271,18 +300,37 @@ var (
 	actionRe = regexp.MustCompile(`(?i)(^|please |first,? |then,? |^\d+\. |you (must|should|can|need to|have to) |debes |tienes que |hay que |por favor )(submit|create|open|request|fill|go|click|select|email|contact|ask|send|use|follow|file|complete|book|register|log|enter|reach|post|visit|schedule|call|check|add|raise|report|sign|run|merge|tag|make|set|write|tell|notify|return|purchase|buy|pack|env[ií]a|solicita|rellena|abre|crea|registra|escribe|llama|usa|sigue|pide|reserva|completa|consulta|avisa|entra|accede|abrir|crear|enviar|solicitar|pedir|registrar|escribir|llamar|usar|seguir|reservar|completar|consultar|avisar)\b`)
 )
 
-// quantityUnitRe holds, per unit, the words that measure in it.
-var quantityUnitRe = map[string]*regexp.Regexp{
-	"day":     regexp.MustCompile(`(?i)\b(day|days|d[ií]as?|business days|working days|calendar days|d[ií]as h[aá]biles)\b`),
-	"week":    regexp.MustCompile(`(?i)\b(weeks?|semanas?)\b`),
-	"month":   regexp.MustCompile(`(?i)\b(months?|mes(es)?)\b`),
-	"year":    regexp.MustCompile(`(?i)\b(years?|a[ñn]os?|annual|anual|per year|/year)\b`),
-	"hour":    regexp.MustCompile(`(?i)\b(hours?|hrs?|horas?)\b`),
-	"minute":  regexp.MustCompile(`(?i)\b(minutes?|mins?|minutos?)\b`),
-	"age":     regexp.MustCompile(`(?i)\b(age|aged|years old|under \d+|edad|a[ñn]os)\b`),
-	"percent": regexp.MustCompile(`(?i)(%|\bpercent\b|\bpor ciento\b)`),
-	"money":   regexp.MustCompile(`(?i)([$€£¥]|\b(usd|eur|cop|gbp|dollars?|euros?|pesos?)\b)`),
+// Quantities as documents write them: a number (digits, or a word) next to what it counts.
+const (
+	numberPat   = `(?:\d[\d.,]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a|an|half|twice|un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta|cuarenta|sesenta|noventa|cien|medio|media)\b)`
+	qualifier   = `(?:(?:business|working|work|calendar|consecutive|natural|full|paid|extra|additional|h[aá]biles|laborables|naturales|calendario|adicionales|pagad[oa]s)\s+)?`
+	timeUnitPat = `(?:days?|weeks?|months?|years?|hours?|hrs?|h|minutes?|mins?|d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?|horas?|minutos?)`
+)
+
+// nextTo matches a number followed, within two words, by one of the unit words: "15 días
+// hábiles", "4 hrs", "20 working days", "2 weeks".
+func nextTo(units string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + numberPat + `\s*(?:\S+\s+){0,2}?` + qualifier + `(?:` + units + `)\b`)
 }
+
+// quantityRe holds, per unit a question names, what answers it: a number next to that unit.
+// "time" is any duration ("how long", "cuánto dura").
+var quantityRe = map[string]*regexp.Regexp{
+	"time":    nextTo(timeUnitPat),
+	"day":     nextTo(`days?|d[ií]as?`),
+	"week":    nextTo(`weeks?|semanas?`),
+	"month":   nextTo(`months?|mes(?:es)?`),
+	"year":    nextTo(`years?|a[ñn]os?`),
+	"hour":    nextTo(`hours?|hrs?|h|horas?`),
+	"minute":  nextTo(`minutes?|mins?|minutos?`),
+	"age":     regexp.MustCompile(`(?i)(\b(age|aged|edad)\b\D{0,25}\d+|\d+\s*(years?\s+old|a[ñn]os)|\b(under|menores de|hasta los)\s+\d+)`),
+	"percent": regexp.MustCompile(`(?i)\d[\d.,]*\s*(%|percent\b|por ciento\b)`),
+	"money":   regexp.MustCompile(`(?i)([$€£¥]\s*\d|\d[\d.,]*\s*([$€£¥]|\b(usd|eur|cop|gbp|dollars?|euros?|pesos?)\b)|\b(usd|eur|cop|gbp)\s*\d)`),
+}
+
+// timeUnits are the units a duration can be given in: a question about days is answered by
+// "2 weeks" too.
+var timeUnits = map[string]bool{"time": true, "day": true, "week": true, "month": true, "year": true, "hour": true, "minute": true}
 
 // satisfies reports whether text holds the kind of answer e asks for, and whether it also holds
 // the quantity's unit. common names (lower-cased) do not count as names.
@@ -290,8 +338,10 @@ func (e Expect) satisfies(text string, common map[string]bool) (kind, unit bool)
 	switch e.Kind {
 	case ExpectQuantity:
 		kind = digitRe.MatchString(text) || numberWordRe.MatchString(noOne.Replace(text))
-		if re, ok := quantityUnitRe[e.Unit]; ok && kind {
-			unit = re.MatchString(text)
+		if re, ok := quantityRe[e.Unit]; ok && kind {
+			// Only a number next to what the question counts holds the unit: "31 de marzo"
+			// does not say how many days.
+			unit = re.MatchString(text) || (timeUnits[e.Unit] && quantityRe["time"].MatchString(text))
 		}
 		return kind, unit
 	case ExpectDate:

@@ -53,6 +53,9 @@ func TestExpectSatisfies(t *testing.T) {
 		kind, unit     bool
 	}{
 		{"how many days off do I get?", "You get 23 días laborables.", true, true},
+		{"¿cuántos días de licencia tengo?", "Los días no disfrutados antes del 31 de marzo se pierden.", true, false},
+		{"how long is the leave?", "Leave lasts 2 weeks.", true, true},
+		{"cuanto cuesta al año el plan?", "El plan cuesta 1.200 € al año.", true, true},
 		{"how many days off do I get?", "No one is expected to answer on days off.", false, false},
 		{"how many days off do I get?", "Ask your manager about it.", false, false},
 		{"how much does it cost?", "The price is USD 5.35 per pound.", true, true},

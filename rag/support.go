@@ -187,29 +187,49 @@ func commonNames(prepared []sourceUnits, variants []queryVariant) map[string]boo
 // rarityOf returns, for each of the variant's stems, how rare it is among the units of these
 // sources: 1 when no unit has it, falling towards 0.3 when every unit has it. A word every
 // passage shares ("laptop" among laptop pages) tells little about which passage answers.
+//
+// A word no source holds anywhere (text, headings, title) weighs absentWeight: the passages are
+// about something else when they never say what the question is about ("paternity").
 func rarityOf(prepared []sourceUnits, v queryVariant) map[string]float64 {
 	n := 0
 	df := map[string]int{}
+	seen := stemBag{}
 	for _, su := range prepared {
+		for st := range su.section {
+			seen[st] = true
+		}
+		for st := range su.doc {
+			seen[st] = true
+		}
 		for ui := range su.units {
 			n++
 			for _, st := range v.stems {
 				if su.text[ui][st] {
 					df[st]++
 				}
+				if su.context[ui][st] || su.prev[ui][st] || su.list[ui][st] {
+					seen[st] = true
+				}
 			}
 		}
 	}
 	out := make(map[string]float64, len(v.stems))
 	for _, st := range v.stems {
-		if n == 0 {
+		switch {
+		case df[st] == 0 && !seen[st]:
+			out[st] = absentWeight
+		case n == 0:
 			out[st] = 1
-			continue
+		default:
+			out[st] = 0.3 + 0.7*(1-float64(df[st])/float64(n))
 		}
-		out[st] = 0.3 + 0.7*(1-float64(df[st])/float64(n))
 	}
 	return out
 }
+
+// absentWeight is the rarity of a question word no source holds anywhere (1 is a word the
+// sources hold in no unit's text but in a heading or a title).
+const absentWeight = 2.0
 
 // Weights of where a question word is found: in the unit itself, in the FAQ question or lead
 // sentence it answers, in its section heading, or only in the document's title and parents.
@@ -237,10 +257,13 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	if su.faq {
 		section = inContext // an FAQ heading is the question its section answers
 	}
-	var got, total, inUnit float64
+	var got, total, inUnit, absent float64
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
 		total += w
+		if rarity[st] == absentWeight {
+			absent += w
+		}
 		switch {
 		case text[st]:
 			got += inText * w
@@ -265,16 +288,21 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	s.coverage = got / total
 	s.kindOK, s.unitOK = expect.satisfies(u.text+" "+strings.Join(u.itemTexts(), " "), common)
 	// A unit must say something of the question itself, unless what it answers (an FAQ
-	// question, a lead sentence, its heading, the sentence before) covers the question well, or
-	// well enough when the unit holds the specific kind of answer asked for ("We have
-	// configured this to be 4 hrs." after the sentence about idle time).
-	if inUnit == 0 && s.coverage < 0.45 && !(expect.Kind != ExpectFact && s.kindOK && s.coverage >= 0.3) {
-		return s
+	// question, a lead sentence, its heading, the sentence before) covers the question's words
+	// the sources know well, or well enough when the unit holds the specific kind of answer
+	// asked for ("We have configured this to be 4 hrs." after the sentence about idle time).
+	if inUnit == 0 && total > absent {
+		known := got / (total - absent)
+		if known < 0.45 && !(expect.Kind != ExpectFact && s.kindOK && known >= 0.3) {
+			return s
+		}
 	}
 	score := s.coverage
 	switch {
 	case s.kindOK && s.unitOK:
 		score *= 1.3
+	case s.kindOK && expect.Kind == ExpectQuantity && expect.Unit != "" && expect.Unit != "age":
+		score *= 0.6 // a number, but not of what the question counts
 	case s.kindOK:
 	case expect.crisp():
 		score *= 0.3
