@@ -227,6 +227,12 @@ func rarityOf(prepared []sourceUnits, v queryVariant) map[string]float64 {
 	return out
 }
 
+// numberInRange reports whether tok is a number that a range of text holds ("2" in "1-3 years").
+func numberInRange(tok, text string) bool {
+	n, err := strconv.ParseFloat(strings.ReplaceAll(tok, ",", "."), 64)
+	return err == nil && inRange(text, []float64{n})
+}
+
 // absentWeight is the rarity of a question word no source holds anywhere (1 is a word the
 // sources hold in no unit's text but in a heading or a title).
 const absentWeight = 2.0
@@ -265,7 +271,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 			absent += w
 		}
 		switch {
-		case text[st]:
+		case text[st] || numberInRange(v.words[st], u.text):
 			got += inText * w
 			inUnit += w
 			s.matched = append(s.matched, v.words[st])
