@@ -3,6 +3,7 @@ package rag
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -20,7 +21,7 @@ type Extractive struct {
 // ExtractiveVersion names the extractive composer's behaviour for the answer cache: bump it when a
 // change makes the same sources give another answer, so cached answers of the old composer are
 // not served.
-const ExtractiveVersion = "2026-12-01.5"
+const ExtractiveVersion = "2026-12-01.6"
 
 // relatedShare is how close to the direct answer's score another unit must be to be quoted too.
 const relatedShare = 0.55
@@ -81,6 +82,12 @@ func pickUnits(units []scoredUnit, expect Expect, maxLines, perSource int) []sco
 		if quoted[u.text] {
 			continue
 		}
+		if u.kind == unitSentence && u.prev != "" && !quoted[u.prev] && refersBack(u.text) {
+			// "Using these tools ensures a clean wipe." says nothing without the sentence that
+			// names the tools.
+			quoted[u.prev] = true
+			u.text = u.prev + " " + u.text
+		}
 		quoted[u.text] = true
 		for _, it := range u.items {
 			quoted[it.text] = true
@@ -105,6 +112,15 @@ func newestFirst(sources []Source, picked []scoredUnit) []scoredUnit {
 		}
 	}
 	return picked
+}
+
+// backReference matches a sentence that opens by pointing at what the sentence before named
+// ("These tools…", "Using this form…", "It is…", "Estos equipos…", "Dicho formulario…").
+var backReference = regexp.MustCompile(`(?i)^(?:\S+\s+)?(?:these|those|this|that|it|they|such|estos|estas|este|esta|esto|ese|esa|esos|esas|dicho|dicha|dichos|dichas|ello)\b`)
+
+// refersBack reports whether a sentence needs the one before it to be understood.
+func refersBack(text string) bool {
+	return backReference.MatchString(text)
 }
 
 // leadOf finds the lead unit (with its items) that item u belongs to.
