@@ -61,6 +61,22 @@ var chatty = func() map[string]bool {
 	return m
 }()
 
+// light are verbs and adverbs that carry a question without saying what it is about ("makes me
+// log in again", "¿puedo volver a…?"): they count, at lightWeight of a word of their length.
+var light = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`make makes made making again do does did done take takes took come comes go goes
+	went use using able allowed supposed happen happens happened happening ever also every always usually
+	volver vuelvo otra vez puedo puede podemos pueden debo debe deben siempre tambien
+	usar uso pasa pasar`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// lightWeight is how much a light word counts against a word of the same length.
+const lightWeight = 0.35
+
 // numberWords are the number words people write for small quantities, in English and Spanish.
 var numberWords = func() map[string]string {
 	m := map[string]string{}

@@ -28,6 +28,9 @@ func newQueryVariant(text, lang string, factor float64) queryVariant {
 			continue
 		}
 		w := 1 + math.Min(float64(len([]rune(tok))), 12)/4 // longer words are rarer
+		if light[tok] {
+			w *= lightWeight
+		}
 		if isCode(tok) {
 			w *= 2 // codes name exactly what is asked about; a bare number ("25 year old") may not
 		}
@@ -263,6 +266,10 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	if su.faq {
 		section = inContext // an FAQ heading is the question its section answers
 	}
+	prevWeight := inPrev
+	if u.kind == unitSentence && refersBack(u.text) {
+		prevWeight = inText // quoted together with the sentence it points back to
+	}
 	var got, total, inUnit, absent float64
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
@@ -282,7 +289,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 			got += section * w
 			s.matched = append(s.matched, v.words[st]+" (section)")
 		case su.prev[ui][st]:
-			got += inPrev * w
+			got += prevWeight * w
 			s.matched = append(s.matched, v.words[st]+" (previous sentence)")
 		case su.doc[st]:
 			got += inDoc * w
