@@ -11,6 +11,9 @@ import (
 type walSample struct {
 	at  time.Time
 	lsn int64
+	// clockOffset is this process's clock minus the primary's, measured conservatively (from
+	// before the query was sent), for reading the primary's commit timestamps.
+	clockOffset time.Duration
 }
 
 // walHistory keeps the primary's recent positions, oldest first.
@@ -28,6 +31,14 @@ func (h *walHistory) add(s walSample, keep time.Duration) {
 	h.samples = h.samples[cut:]
 }
 
+// newest returns the latest sample; the zero sample when there is none.
+func (h *walHistory) newest() walSample {
+	if len(h.samples) == 0 {
+		return walSample{}
+	}
+	return h.samples[len(h.samples)-1]
+}
+
 // replayedAsOf returns the latest moment at which the primary had written nothing beyond
 // replayed, a replica's replay position, and false when every sample kept is beyond it (the
 // replica is further behind than the history reaches).
@@ -42,8 +53,9 @@ func (h *walHistory) replayedAsOf(replayed int64) (time.Time, bool) {
 
 // Queries of the checks. Positions are read as bytes since 0/0.
 const (
-	primaryWALSQL = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint`
-	replicaWALSQL = `SELECT pg_is_in_recovery(), coalesce((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint, -1)`
+	primaryWALSQL = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint, clock_timestamp()`
+	replicaWALSQL = `SELECT pg_is_in_recovery(), coalesce((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint, -1),
+		pg_last_xact_replay_timestamp()`
 )
 
 // check samples the primary's WAL position, then every replica's replay position, and updates
@@ -57,14 +69,15 @@ func (r *Replicas) check(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var lsn int64
+	var primaryClock time.Time
 	at := time.Now()
-	if err := r.primary.QueryRow(cctx, primaryWALSQL).Scan(&lsn); err != nil {
+	if err := r.primary.QueryRow(cctx, primaryWALSQL).Scan(&lsn, &primaryClock); err != nil {
 		// Without the primary's position no replica's lag is known anew: theirs age, and they
 		// are skipped once it passes the maximum.
 		r.logger.WarnContext(ctx, "read replicas: cannot read the primary's WAL position", slog.String("error", err.Error()))
 		return
 	}
-	r.history.add(walSample{at: at, lsn: lsn}, r.maxLag+3*r.interval)
+	r.history.add(walSample{at: at, lsn: lsn, clockOffset: at.Sub(primaryClock)}, r.maxLag+3*r.interval)
 	var wg sync.WaitGroup
 	for _, rep := range r.replicas {
 		wg.Add(1)
@@ -96,11 +109,17 @@ func (r *Replicas) check(ctx context.Context) {
 	}
 }
 
-// checkReplica reads one replica's recovery state and replay position.
+// checkReplica reads one replica's recovery state and replay position. The replica holds what
+// the primary had at the latest sampled moment whose position it has replayed, and at least
+// what the primary had when it committed the last transaction the replica replayed (its
+// timestamp, on the primary's clock, read on this process's clock): the later of the two
+// counts. The second lets a process that starts while a replica lags use it at once, when the
+// lag is within the maximum, rather than after its history has grown as long as the lag.
 func (r *Replicas) checkReplica(ctx context.Context, rep *replicaState) {
 	var inRecovery bool
 	var replayed int64
-	err := rep.pool.QueryRow(ctx, replicaWALSQL).Scan(&inRecovery, &replayed)
+	var replayTS *time.Time
+	err := rep.pool.QueryRow(ctx, replicaWALSQL).Scan(&inRecovery, &replayed, &replayTS)
 	rep.mu.Lock()
 	defer rep.mu.Unlock()
 	switch {
@@ -115,6 +134,11 @@ func (r *Replicas) checkReplica(ctx context.Context, rep *replicaState) {
 		rep.health = ReplicaOK
 		if asOf, ok := r.history.replayedAsOf(replayed); ok && asOf.After(rep.replayedAsOf) {
 			rep.replayedAsOf = asOf
+		}
+		if replayTS != nil {
+			if asOf := replayTS.Add(r.history.newest().clockOffset); asOf.After(rep.replayedAsOf) {
+				rep.replayedAsOf = asOf
+			}
 		}
 	}
 }

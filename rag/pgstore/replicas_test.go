@@ -145,6 +145,15 @@ func TestReadReplicaRoutingAndLagRule(t *testing.T) {
 		}
 	})
 
+	t.Run("a router started while the replica lags uses it within the maximum", func(t *testing.T) {
+		// Its history starts after the pause; the last commit the replica replayed tells.
+		router := r.router(t, time.Hour)
+		waitState(t, router, pgstore.ReplicaOK)
+		if got := hitPaths(r.search(t, r.store.Routed(router), "zanzibar laptop")); slices.Contains(got, "onboarding.md") {
+			t.Errorf("the routed search found onboarding.md, which only the primary has (%v)", got)
+		}
+	})
+
 	t.Run("a document deleted on the primary is never answered from the replica", func(t *testing.T) {
 		router := patient
 		if n, err := r.store.DeleteDocuments(context.Background(), "t", []string{"vacaciones.md"}); err != nil || n != 1 {
