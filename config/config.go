@@ -23,6 +23,8 @@ type Config struct {
 	DatabaseURL string `yaml:"database_url"`
 	// DataDir holds the private cluster (env CITA_DATA_DIR); empty means the per-user default.
 	DataDir string `yaml:"data_dir"`
+	// Database adds read replicas for searches; see database.go.
+	Database DatabaseConfig `yaml:"database"`
 
 	Embedder EmbedderConfig `yaml:"embedder"`
 	Chat     ChatConfig     `yaml:"chat"`
@@ -185,6 +187,7 @@ func (c *Config) applyDefaults() {
 		c.Cache.AbstainTTL = 10 * time.Minute
 	}
 	c.Retention = c.Retention.WithDefaults()
+	c.Database = c.Database.WithDefaults()
 	if c.Chat.MaxSteps == 0 {
 		c.Chat.MaxSteps = DefaultMaxSteps
 	}
@@ -227,6 +230,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
+	errs = append(errs, c.Database.validate()...)
 	errs = append(errs, c.Identity.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))

@@ -32,6 +32,8 @@ type app struct {
 	// translator translates queries for cross-lingual search; its Translator is nil when none
 	// is installed.
 	translator offlineTranslator
+	// replicas routes the search arms to database.read_urls (see useReplicas); nil without.
+	replicas *pgstore.Replicas
 }
 
 // loadConfig reads the configuration file named by --config (none is fine).
@@ -107,6 +109,9 @@ func (a *app) hybridOptions() rag.HybridOptions {
 
 func (a *app) Close() {
 	a.translator.stop()
+	if a.replicas != nil {
+		a.replicas.Close()
+	}
 	a.pool.Close()
 }
 

@@ -54,6 +54,9 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	if err := a.useReplicas(ctx, e); err != nil {
+		return err
+	}
 	if *noCache {
 		off := false
 		a.cfg.Cache.Enabled = &off

@@ -107,6 +107,13 @@ func maskNode(n *yaml.Node) {
 				val.Value, val.Tag, val.Style = masked, "!!str", 0
 			case val.Kind == yaml.ScalarNode && key == "database_url":
 				val.Value = maskDatabaseURL(val.Value)
+			case val.Kind == yaml.SequenceNode && key == "read_urls":
+				// The replicas' connection strings carry passwords like the primary's.
+				for _, item := range val.Content {
+					if item.Kind == yaml.ScalarNode {
+						item.Value = maskDatabaseURL(item.Value)
+					}
+				}
 			}
 		}
 	}

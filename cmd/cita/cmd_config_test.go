@@ -99,3 +99,33 @@ func TestMaskDatabaseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigCheckMasksReadReplicaPasswords: the replicas' URLs carry passwords as the primary's
+// does, in both forms; config check must print neither.
+func TestConfigCheckMasksReadReplicaPasswords(t *testing.T) {
+	clearEnv(t)
+	path := writeConfig(t, `
+database_url: postgres://cita:primarypw1@db.internal:5432/cita
+database:
+  read_urls:
+    - postgres://reader:replicapw1@replica1.internal:5432/cita?sslmode=require
+    - host=replica2.internal user=reader password=replicapw2 dbname=cita
+  max_replica_lag: 3s
+`)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--config", path, "config", "check"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, secret := range []string{"primarypw1", "replicapw1", "replicapw2"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("config check printed the password %q:\n%s", secret, out)
+		}
+	}
+	for _, want := range []string{"postgres://reader:********@replica1.internal:5432/cita?sslmode=require",
+		"host=replica2.internal user=reader password=******** dbname=cita", "max_replica_lag: 3s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config check output lacks %q:\n%s", want, out)
+		}
+	}
+}

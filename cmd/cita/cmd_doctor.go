@@ -27,7 +27,8 @@ func init() {
 
 Checks what cita needs and prints ok or FAIL for each, with the fix: the configuration is
 valid; the database answers; pgvector is 0.8 or newer; the schema is at the newest migration;
-the tokens of the enabled chat adapters are present; the chat and embedding endpoints answer
+each read replica (database.read_urls) answers, is a standby of the primary and how far behind it
+is; the tokens of the enabled chat adapters are present; the chat and embedding endpoints answer
 GET /models (when configured); the offline translator for cross-lingual search (Apertium)
 translates (a WARN when it is missing: search then stays monolingual). Exits 1 when a check
 fails. It changes nothing (it does not
@@ -140,7 +141,7 @@ func checkDatabase(ctx context.Context, e *env, cfg *config.Config) []checkResul
 	default:
 		out = append(out, checkResult{name: "migrations", detail: fmt.Sprintf("schema at migration %d (newest %d)", current, target), ok: true})
 	}
-	return out
+	return append(out, checkReplicas(ctx, conn, cfg.Database)...)
 }
 
 // minPgvector is the oldest pgvector cita supports (iterative index scans for filtered search).

@@ -78,6 +78,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	if err := a.useReplicas(ctx, e); err != nil {
+		return err
+	}
 	sc, dc := a.cfg.Slack, a.cfg.Discord
 	sc.ApplyEnv()
 	if err := sc.Validate(); err != nil {
@@ -93,6 +96,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	m := metrics.New()
 	m.WatchPool(a.pool)
+	if a.replicas != nil {
+		m.WatchReplicas(a.replicas)
+	}
 	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
 	sched := scheduler.New(m.InstrumentRunner(runner), e.logger)
 	for _, src := range a.cfg.Sources {

@@ -148,7 +148,9 @@ slack:
 server:
   workers: 2
   queue_size: 4
-`, cs, addr, secret, fake.APIURL()))
+database:
+  read_urls: ["%s"] # the primary itself: not a standby, so skipped
+`, cs, addr, secret, fake.APIURL(), cs))
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var stdout, stderr syncBuffer
@@ -202,10 +204,20 @@ server:
 		`cita_platform_request_duration_seconds_count{code="200",method="chat.postMessage",platform="slack"}`,
 		`cita_answer_queue_depth 0`, `cita_answer_workers 2`, `cita_answer_queue_capacity 4`,
 		`cita_db_connections_acquired`,
+		`cita_db_search_reads_total{target="primary"} 2`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, `cita_db_replica_healthy{`) && !strings.HasSuffix(line, " 0") ||
+			strings.HasPrefix(line, `cita_db_replica_skips_total{reason="not_standby"`) && !strings.HasSuffix(line, " 2") {
+			t.Errorf("/metrics: %s; the read URL is not a standby: want it unhealthy and skipped by both arms", line)
+		}
+	}
+	if !strings.Contains(page, `cita_db_replica_healthy{`) {
+		t.Error("/metrics lacks cita_db_replica_healthy")
 	}
 	if fake.Calls()["chat.update"] == 0 {
 		t.Error("the answer was never written into the placeholder")

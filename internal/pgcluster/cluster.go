@@ -24,6 +24,7 @@ type Cluster struct {
 	pid       int
 	user      *serverUser
 	logger    *slog.Logger
+	fast      bool // started with Options.Fast (a standby must match the primary's settings)
 
 	initialised bool // this Ensure ran initdb
 	started     bool // this Ensure started the server (false: it was running already)
@@ -74,6 +75,7 @@ func Ensure(ctx context.Context, opts Options) (*Cluster, error) {
 		pid:         pidInfo.pid,
 		user:        r.user,
 		logger:      r.logger,
+		fast:        r.fast,
 		initialised: initialised,
 		started:     started,
 	}

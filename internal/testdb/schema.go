@@ -121,6 +121,9 @@ func prepareDatabase(ctx context.Context, connString string) error {
 			return fmt.Errorf("create extension %s (is it installed? run scripts/install-postgres.sh): %w", ext, err)
 		}
 	}
+	if _, err := conn.Exec(ctx, createReplayMarkers); err != nil {
+		return fmt.Errorf("create the standbys' replay markers: %w", err)
+	}
 	rows, err := conn.Query(ctx, "SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'")
 	if err != nil {
 		return fmt.Errorf("list test schemas: %w", err)

@@ -35,6 +35,7 @@ func SharedClusterDir() string {
 var shared struct {
 	once       sync.Once
 	connString string
+	cluster    *pgcluster.Cluster // nil when EnvURL names the server
 	err        error
 }
 
@@ -66,6 +67,7 @@ func setup(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("start the private test PostgreSQL in %s: %w\n(or set %s to a PostgreSQL with pgvector)", dir, err, EnvURL)
 		}
 		connString = cluster.ConnString()
+		shared.cluster = cluster
 	}
 	if err := prepareDatabase(ctx, connString); err != nil {
 		source := "the private test cluster"

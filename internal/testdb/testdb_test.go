@@ -175,3 +175,40 @@ func TestSetupReportsAnUnreachableServer(t *testing.T) {
 		t.Fatalf("setup error = %v, want one naming %s", err, EnvURL)
 	}
 }
+
+// TestNewReplicatedStreamsAndPauses: the standby shows the test's schema, follows the primary,
+// and stays as it was while replay is paused.
+func TestNewReplicatedStreamsAndPauses(t *testing.T) {
+	t.Parallel()
+	r := NewReplicated(t)
+	primary, standby := connect(t, r.Primary), connect(t, r.Standby)
+	ctx := context.Background()
+	if _, err := primary.Exec(ctx, "CREATE TABLE notes (n int); INSERT INTO notes VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := standby.QueryRow(ctx, "SELECT count(*) FROM notes").Scan(&n); err != nil {
+			t.Fatalf("read the table on the standby (schema %s): %v", r.Schema, err)
+		}
+		return n
+	}
+	r.WaitReplayed(t)
+	if got := count(); got != 1 {
+		t.Fatalf("standby has %d rows, want 1", got)
+	}
+	r.PauseReplay(t)
+	if _, err := primary.Exec(ctx, "INSERT INTO notes VALUES (2)"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got := count(); got != 1 {
+		t.Fatalf("paused standby has %d rows, want still 1", got)
+	}
+	r.ResumeReplay(t)
+	r.WaitReplayed(t)
+	if got := count(); got != 2 {
+		t.Fatalf("resumed standby has %d rows, want 2", got)
+	}
+}

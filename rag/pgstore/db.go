@@ -37,6 +37,23 @@ type PoolOptions struct {
 // Open parses connString, applies opts, migrates the schema and returns a pool whose connections
 // know the pgvector types. It returns an error naming the step that failed.
 func Open(ctx context.Context, connString string, opts PoolOptions, logger *slog.Logger) (*pgxpool.Pool, error) {
+	cfg, err := poolConfig(connString, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := Migrate(ctx, cfg.ConnConfig, opts.Schema, logger); err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return pool, nil
+}
+
+// poolConfig parses connString and applies opts: the schema's search_path, the pool size, and
+// the pgvector types on every connection.
+func poolConfig(connString string, opts PoolOptions) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
@@ -50,9 +67,6 @@ func Open(ctx context.Context, connString string, opts PoolOptions, logger *slog
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
-	if err := Migrate(ctx, cfg.ConnConfig, opts.Schema, logger); err != nil {
-		return nil, err
-	}
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		// Load pgvector's library in this backend now: until it is loaded, hnsw.* settings are
 		// mere placeholders, and a SET LOCAL made before the first vector operation of a fresh
@@ -64,11 +78,7 @@ func Open(ctx context.Context, connString string, opts PoolOptions, logger *slog
 		}
 		return pgvectorpgx.RegisterTypes(ctx, conn)
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connect to database: %w", err)
-	}
-	return pool, nil
+	return cfg, nil
 }
 
 // Migrate applies the embedded migrations to the schema in connConfig's search_path (creating
