@@ -1,0 +1,54 @@
+package leakcheck
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/citahq/cita/internal/testdb"
+)
+
+// TestNoLeaks runs the harness on a fresh schema: about two thousand randomized questions with
+// membership churn and two replicas must leak nothing.
+func TestNoLeaks(t *testing.T) {
+	cs, schema := testdb.Schema(t)
+	n := 2000
+	if testing.Short() {
+		n = 300
+	}
+	rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: n, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	t.Log(b.String())
+	if len(rep.Leaks) > 0 {
+		t.Fatalf("%d leaks:\n%s", len(rep.Leaks), b.String())
+	}
+	if rep.Questions < n || len(rep.Paths) < len(weights) {
+		t.Fatalf("asked %d questions over %d paths, want %d over %d", rep.Questions, len(rep.Paths), n, len(weights))
+	}
+}
+
+// TestCatchesLeaks breaks cita on purpose: the harness must report leaks.
+func TestCatchesLeaks(t *testing.T) {
+	for name, f := range map[string]faults{
+		"every member holds every group": {defaultAllGroups: true},
+		"join events are lost":           {dropJoins: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cs, schema := testdb.Schema(t)
+			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 100, Seed: 3, faults: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Leaks) == 0 {
+				var b strings.Builder
+				rep.Write(&b)
+				t.Fatalf("no leak found:\n%s", b.String())
+			}
+			t.Logf("%d leaks, first: %s", len(rep.Leaks), rep.Leaks[0])
+		})
+	}
+}
