@@ -26,6 +26,7 @@ type action struct {
 	p       *person
 	text    string
 	th      slackThread
+	docID   int64
 }
 
 // weighted paths: how often each is planned.
@@ -34,7 +35,7 @@ var weights = []struct {
 	weight int
 }{
 	{pathSlackMention, 30}, {pathSlackFollowUp, 12}, {pathSlackDM, 10}, {pathSlackSlash, 8}, {pathSlackExplain, 8},
-	{pathCLI, 6},
+	{pathCLI, 5}, {pathAgentCLI, 3}, {pathMCPSearch, 5}, {pathMCPDocument, 4}, {pathMCPAsk, 4}, {pathMCPAgent, 3},
 }
 
 // plan returns up to n actions in distinct conversations, so each reply can be told apart.
@@ -91,9 +92,22 @@ func (r *run) planOne(path string) (action, bool) {
 	case pathSlackDM:
 		a.p = r.org.people[r.rng.IntN(len(r.org.people))]
 		a.channel = "D" + a.p.slackID[1:]
-	case pathCLI:
+	case pathCLI, pathAgentCLI:
 		a.p = r.org.people[r.rng.IntN(len(r.org.people))]
 		a.channel = "cli:" + a.p.slackID
+	case pathMCPSearch, pathMCPDocument, pathMCPAsk, pathMCPAgent:
+		a.p = r.org.people[r.rng.IntN(len(r.org.people))]
+		if a.p.guest {
+			return action{}, false // MCP callers are members: a token's e-mail gets the default groups
+		}
+		a.channel = "mcp:" + a.p.slackID
+		a.replica = 0
+		if path == pathMCPAgent {
+			a.replica = 1
+		}
+		if path == pathMCPDocument {
+			a.docID = r.corpus.docs[r.rng.IntN(len(r.corpus.docs))].id
+		}
 	}
 	return a, true
 }
@@ -144,7 +158,20 @@ func (r *run) do(ctx context.Context, a action) error {
 		question = false
 		answered, err = s.explain(ctx, a.replica, a.channel, a.th, a.p)
 	case pathCLI:
-		answered, err = r.cli(ctx, a)
+		answered, err = r.cli(ctx, a, r.cfg.CLI, a.text)
+	case pathAgentCLI:
+		r.oracle.ask("agent:"+a.p.slackID, a.text)
+		answered, err = r.cli(ctx, a, r.agentCLI, agentQuestion(a.p, a.text))
+	case pathMCPSearch:
+		answered, err = true, r.mcp.call(ctx, a.path, a.replica, a.p, "search", map[string]any{"query": a.text, "k": 10})
+	case pathMCPDocument:
+		question = false
+		answered, err = true, r.mcp.call(ctx, a.path, a.replica, a.p, "get_document", map[string]any{"document_id": a.docID})
+	case pathMCPAsk:
+		answered, err = true, r.mcp.call(ctx, a.path, a.replica, a.p, "ask", map[string]any{"question": a.text})
+	case pathMCPAgent:
+		r.oracle.ask("agent:"+a.p.slackID, a.text)
+		answered, err = true, r.mcp.call(ctx, a.path, a.replica, a.p, "ask", map[string]any{"question": agentQuestion(a.p, a.text)})
 	default:
 		return fmt.Errorf("leakcheck: unknown path %q", a.path)
 	}
@@ -156,7 +183,7 @@ func (r *run) do(ctx context.Context, a action) error {
 }
 
 // cli asks as `cita ask --groups <the asker's groups>` would; what it prints is the asker's.
-func (r *run) cli(ctx context.Context, a action) (bool, error) {
+func (r *run) cli(ctx context.Context, a action, ask CLIFunc, question string) (bool, error) {
 	r.org.mu.Lock()
 	groups := sortedKeys(r.org.groupsOfLocked(a.p))
 	r.org.mu.Unlock()
@@ -164,11 +191,11 @@ func (r *run) cli(ctx context.Context, a action) (bool, error) {
 		return true, nil // `cita ask` refuses no groups before it asks
 	}
 	r.oracle.ask(a.channel, a.text)
-	out, err := r.cfg.CLI(ctx, groups, a.text)
+	out, err := ask(ctx, groups, question)
 	if err != nil {
 		out = "error: " + err.Error()
 	}
-	r.oracle.private(pathCLI, a.channel, a.p, out)
+	r.oracle.private(a.path, a.channel, a.p, out)
 	return true, nil
 }
 

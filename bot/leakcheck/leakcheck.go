@@ -63,6 +63,8 @@ type faults struct {
 	// dropJoins loses every member_joined_channel event: earlier answers stay in front of
 	// newcomers who may not read them.
 	dropJoins bool
+	// documentsIgnoreScope lets get_document (MCP and agent steps) read any document.
+	documentsIgnoreScope bool
 }
 
 // CLIFunc answers question for an asker holding groups and returns all it would print.
@@ -110,6 +112,9 @@ type run struct {
 	oracle *oracle
 	reps   []*replica
 	slack  *slackSide
+	mcp    *mcpSide
+	// agentCLI answers in agent mode with the prying model (the second replica's pipeline).
+	agentCLI CLIFunc
 
 	mu     sync.Mutex
 	report *Report
@@ -159,8 +164,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("leakcheck: slack: %w", err)
 	}
+	r.mcp, r.agentCLI, err = newMCPSide(ctx, o, r.oracle, c, r.reps, cfg.faults, cfg.Logger)
+	if err != nil {
+		r.slack.close(ctx)
+		return nil, fmt.Errorf("leakcheck: mcp: %w", err)
+	}
 	runErr := r.loop(ctx)
 	r.slack.close(ctx)
+	r.mcp.close()
 	r.settle(ctx) // what the last answers left in conversations, once everything finished
 	r.report.Leaks, r.report.Checked, r.report.Shown = r.oracle.result()
 	r.report.Took = time.Since(start)
@@ -200,6 +211,12 @@ func (r *run) loop(ctx context.Context) error {
 			r.report.Changes += len(changes)
 			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
 				return err
+			}
+			if r.rng.IntN(3) == 0 {
+				if err := r.mcp.revoke(ctx, r.rng); err != nil {
+					return err
+				}
+				r.report.Changes++
 			}
 			r.settle(ctx)
 		}

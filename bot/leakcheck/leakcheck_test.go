@@ -36,6 +36,7 @@ func TestCatchesLeaks(t *testing.T) {
 	for name, f := range map[string]faults{
 		"every member holds every group": {defaultAllGroups: true},
 		"join events are lost":           {dropJoins: true},
+		"documents ignore the scope":     {documentsIgnoreScope: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cs, schema := testdb.Schema(t)
@@ -48,7 +49,11 @@ func TestCatchesLeaks(t *testing.T) {
 				rep.Write(&b)
 				t.Fatalf("no leak found:\n%s", b.String())
 			}
-			t.Logf("%d leaks, first: %s", len(rep.Leaks), rep.Leaks[0])
+			paths := map[string]int{}
+			for _, l := range rep.Leaks {
+				paths[l.Path]++
+			}
+			t.Logf("%d leaks by path %v; first: %s", len(rep.Leaks), paths, rep.Leaks[0])
 		})
 	}
 }

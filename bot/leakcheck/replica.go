@@ -23,6 +23,8 @@ type replica struct {
 	store    *pgbot.Store
 	pipeline *rag.Pipeline
 	handler  *bot.Handler
+	emb      *hashembed.Embedder
+	search   *rag.Hybrid
 }
 
 // openReplica connects to schema (migrating it when needed) and wires the offline pipeline the
@@ -42,7 +44,8 @@ func openReplica(ctx context.Context, connString, schema string, emb *hashembed.
 		return nil, err
 	}
 	cache := pgstore.NewCache(pool, pgstore.CacheOptions{Variant: "leakcheck"}, logger)
-	p := rag.NewPipeline(rag.NewHybrid(index, emb, rag.DefaultHybridOptions()), rag.Extractive{}, rewrite.Offline{},
+	search := rag.NewHybrid(index, emb, rag.DefaultHybridOptions())
+	p := rag.NewPipeline(search, rag.Extractive{}, rewrite.Offline{},
 		rag.PipelineOptions{Cache: cache, MaxSources: 8, Logger: logger})
 	store := pgbot.New(pool)
 	h := bot.NewHandler(p, store, bot.HandlerOptions{
@@ -51,7 +54,7 @@ func openReplica(ctx context.Context, connString, schema string, emb *hashembed.
 		Queue:     bot.NewQueue(4, 10_000),
 		Logger:    logger,
 	})
-	return &replica{pool: pool, index: index, store: store, pipeline: p, handler: h}, nil
+	return &replica{pool: pool, index: index, store: store, pipeline: p, handler: h, emb: emb, search: search}, nil
 }
 
 func (r *replica) close() { r.pool.Close() }
