@@ -27,6 +27,7 @@ type action struct {
 	text    string
 	th      slackThread
 	docID   int64
+	dfinal  discordFinal
 }
 
 // weighted paths: how often each is planned.
@@ -35,6 +36,7 @@ var weights = []struct {
 	weight int
 }{
 	{pathSlackMention, 30}, {pathSlackFollowUp, 12}, {pathSlackDM, 10}, {pathSlackSlash, 8}, {pathSlackExplain, 8},
+	{pathDiscordAsk, 12}, {pathDiscordPrivate, 5}, {pathDiscordDM, 5}, {pathDiscordExplain, 5}, {pathDiscordOtherGuild, 1},
 	{pathCLI, 5}, {pathAgentCLI, 3}, {pathMCPSearch, 5}, {pathMCPDocument, 4}, {pathMCPAsk, 4}, {pathMCPAgent, 3},
 }
 
@@ -89,6 +91,21 @@ func (r *run) planOne(path string) (action, bool) {
 			}
 			a.text = r.corpus.followUp(r.rng)
 		}
+	case pathDiscordAsk, pathDiscordPrivate, pathDiscordExplain:
+		c := r.org.dchans[r.rng.IntN(len(r.org.dchans))]
+		a.channel = c.id
+		var ok bool
+		if a.p, ok = r.discordReader(c.id); !ok {
+			return action{}, false
+		}
+		if path == pathDiscordExplain {
+			if a.dfinal, ok = r.discord.answer(r.rng, c.id); !ok {
+				return action{}, false
+			}
+		}
+	case pathDiscordDM, pathDiscordOtherGuild:
+		a.p = r.org.people[r.rng.IntN(len(r.org.people))]
+		a.channel = "dm:" + a.p.discordID
 	case pathSlackDM:
 		a.p = r.org.people[r.rng.IntN(len(r.org.people))]
 		a.channel = "D" + a.p.slackID[1:]
@@ -139,6 +156,17 @@ func (r *run) slackReader(channel string) (*person, bool) {
 	return readers[r.rng.IntN(len(readers))], true
 }
 
+// discordReader returns a random member who sees Discord channel now.
+func (r *run) discordReader(channel string) (*person, bool) {
+	r.org.mu.Lock()
+	defer r.org.mu.Unlock()
+	readers := r.org.discordReadersLocked(channel)
+	if len(readers) == 0 {
+		return nil, false
+	}
+	return readers[r.rng.IntN(len(readers))], true
+}
+
 // do takes one action and counts it.
 func (r *run) do(ctx context.Context, a action) error {
 	var answered bool
@@ -157,6 +185,15 @@ func (r *run) do(ctx context.Context, a action) error {
 	case pathSlackExplain:
 		question = false
 		answered, err = s.explain(ctx, a.replica, a.channel, a.th, a.p)
+	case pathDiscordAsk, pathDiscordPrivate:
+		answered, err = r.discord.ask(ctx, a.replica, a.channel, a.p, a.text, a.path == pathDiscordPrivate)
+	case pathDiscordDM:
+		answered, err = r.discord.dm(ctx, a.replica, a.p, a.text)
+	case pathDiscordOtherGuild:
+		answered, err = r.discord.otherGuild(ctx, a.replica, a.p, a.text)
+	case pathDiscordExplain:
+		question = false
+		answered, err = r.discord.explain(ctx, a.replica, a.channel, a.dfinal, a.p)
 	case pathCLI:
 		answered, err = r.cli(ctx, a, r.cfg.CLI, a.text)
 	case pathAgentCLI:

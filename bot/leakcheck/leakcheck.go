@@ -78,6 +78,7 @@ type Report struct {
 	Changes    int            // membership changes
 	Checked    int            // texts the oracle checked
 	Shown      int            // codes shown to readers allowed to read them (the check has material)
+	ShownBy    map[string]int // the same, per path of the message
 	Unanswered int            // replies that did not come in time (not leaks; reported)
 	Leaks      []Leak
 	Took       time.Duration
@@ -87,8 +88,15 @@ type Report struct {
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "leak harness: %d questions and %d clicks/reads over %d paths, %d membership changes, %d texts checked holding %d allowed codes, in %s (%.0f questions/s)\n",
 		r.Questions, r.Clicks, len(r.Paths), r.Changes, r.Checked, r.Shown, r.Took.Round(time.Millisecond), float64(r.Questions)/max(r.Took.Seconds(), 1e-9))
+	fmt.Fprintf(w, "  %-28s %6s  %s\n", "path", "tries", "allowed codes shown")
 	for _, p := range slices.Sorted(maps.Keys(r.Paths)) {
-		fmt.Fprintf(w, "  %-28s %d\n", p, r.Paths[p])
+		shown := 0
+		for k, n := range r.ShownBy {
+			if k == p || strings.HasPrefix(k, p+" (") {
+				shown += n
+			}
+		}
+		fmt.Fprintf(w, "  %-28s %6d  %d\n", p, r.Paths[p], shown)
 	}
 	if r.Unanswered > 0 {
 		fmt.Fprintf(w, "replies that did not come in time: %d\n", r.Unanswered)
@@ -105,14 +113,15 @@ func (r *Report) Write(w io.Writer) {
 
 // run is the state of one harness run.
 type run struct {
-	cfg    Config
-	rng    *rand.Rand
-	org    *org
-	corpus *corpus
-	oracle *oracle
-	reps   []*replica
-	slack  *slackSide
-	mcp    *mcpSide
+	cfg     Config
+	rng     *rand.Rand
+	org     *org
+	corpus  *corpus
+	oracle  *oracle
+	reps    []*replica
+	slack   *slackSide
+	discord *discordSide
+	mcp     *mcpSide
 	// agentCLI answers in agent mode with the prying model (the second replica's pipeline).
 	agentCLI CLIFunc
 
@@ -164,16 +173,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("leakcheck: slack: %w", err)
 	}
+	r.discord, err = newDiscordSide(o, r.oracle, r.reps, cfg.Timeout, cfg.Logger)
+	if err != nil {
+		r.slack.close(ctx)
+		return nil, fmt.Errorf("leakcheck: discord: %w", err)
+	}
 	r.mcp, r.agentCLI, err = newMCPSide(ctx, o, r.oracle, c, r.reps, cfg.faults, cfg.Logger)
 	if err != nil {
 		r.slack.close(ctx)
+		r.discord.close(ctx)
 		return nil, fmt.Errorf("leakcheck: mcp: %w", err)
 	}
 	runErr := r.loop(ctx)
 	r.slack.close(ctx)
+	r.discord.close(ctx)
 	r.mcp.close()
 	r.settle(ctx) // what the last answers left in conversations, once everything finished
-	r.report.Leaks, r.report.Checked, r.report.Shown = r.oracle.result()
+	r.report.Leaks, r.report.Checked, r.report.Shown, r.report.ShownBy = r.oracle.result()
 	r.report.Took = time.Since(start)
 	return r.report, runErr
 }
@@ -210,6 +226,9 @@ func (r *run) loop(ctx context.Context) error {
 			changes := r.org.churn(r.rng, 1+r.rng.IntN(3))
 			r.report.Changes += len(changes)
 			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
+				return err
+			}
+			if err := r.discord.announce(ctx, r.reps[r.rng.IntN(len(r.reps))].store, changes); err != nil {
 				return err
 			}
 			if r.rng.IntN(3) == 0 {

@@ -2,6 +2,8 @@ package leakcheck
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"strings"
 	"testing"
 
@@ -16,7 +18,11 @@ func TestNoLeaks(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: n, Seed: 12})
+	cfg := Config{ConnString: cs, Schema: schema, Questions: n, Seed: 12}
+	if os.Getenv("LEAKCHECK_LOG") != "" {
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ const (
 	pathMCPSearch   = "mcp search"
 	pathMCPDocument = "mcp get_document"
 	pathMCPAsk      = "mcp ask"
-	pathMCPAgent    = "mcp ask (agent steps)"
+	pathMCPAgent    = "agent steps via mcp ask"
 	pathAgentCLI    = "cli ask (agent steps)"
 )
 

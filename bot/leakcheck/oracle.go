@@ -2,6 +2,7 @@ package leakcheck
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -49,10 +50,11 @@ type oracle struct {
 	asked    map[string]map[string]bool // conversation -> codes its questions named
 	checked  int
 	shown    int // codes shown to someone who may read them: proof that answers carry codes
+	byPath   map[string]int
 }
 
 func newOracle(o *org, c *corpus) *oracle {
-	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{}}
+	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{}, byPath: map[string]int{}}
 }
 
 // ask records that a question naming codes was asked in conversation: whoever reads it there
@@ -100,6 +102,7 @@ func (or *oracle) see(path, where, text string, codes []string, readers []*perso
 				continue
 			}
 			or.shown++
+			or.byPath[path]++
 		}
 	}
 }
@@ -145,6 +148,13 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 	or.messages[key] = s
 }
 
+// gone forgets a deleted message.
+func (or *oracle) gone(key string) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	delete(or.messages, key)
+}
+
 // pending returns, for the messages still shown, the readers who can read them now but were not
 // readers of their current version and may not read it: they must be withdrawn. Readers who may
 // read them are remembered as having seen them.
@@ -187,10 +197,10 @@ func (or *oracle) fail(leaks []Leak) {
 	or.leaks = append(or.leaks, leaks...)
 }
 
-func (or *oracle) result() (leaks []Leak, checked, shown int) {
+func (or *oracle) result() (leaks []Leak, checked, shown int, byPath map[string]int) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
-	return slices.Clone(or.leaks), or.checked, or.shown
+	return slices.Clone(or.leaks), or.checked, or.shown, maps.Clone(or.byPath)
 }
 
 func (p *person) describe() string {
