@@ -3,6 +3,7 @@ package leakcheck
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/citahq/cita/rag"
@@ -195,7 +196,7 @@ func (r *run) do(ctx context.Context, a action) error {
 		question = false
 		answered, err = r.discord.explain(ctx, a.replica, a.channel, a.dfinal, a.p)
 	case pathCLI:
-		answered, err = r.cli(ctx, a, r.cfg.CLI, a.text)
+		answered, err = r.cli(ctx, a, r.cli1, a.text)
 	case pathAgentCLI:
 		r.oracle.ask("agent:"+a.p.slackID, a.text)
 		answered, err = r.cli(ctx, a, r.agentCLI, agentQuestion(a.p, a.text))
@@ -236,11 +237,10 @@ func (r *run) cli(ctx context.Context, a action, ask CLIFunc, question string) (
 	return true, nil
 }
 
-// pipelineCLI prints what `cita ask --explain` prints of an answer: the text, the sources with
-// their paths, the standalone query and the passages searched.
+// pipelineCLI asks p as `cita ask --groups` does and returns what print prints of the answer.
 func pipelineCLI(p interface {
 	Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error)
-}) CLIFunc {
+}, print func(w io.Writer, ans *rag.Answer)) CLIFunc {
 	return func(ctx context.Context, groups []string, question string) (string, error) {
 		scope, err := rag.NewScope(groups...)
 		if err != nil {
@@ -251,17 +251,23 @@ func pipelineCLI(p interface {
 			return "", err
 		}
 		var b strings.Builder
-		b.WriteString(ans.Text + "\n")
-		for _, s := range ans.Sources {
-			fmt.Fprintf(&b, "[%d] %s — %s %s\n", s.N, s.Label(), s.Path, s.URL)
-		}
-		fmt.Fprintf(&b, "standalone query: %s\n", ans.StandaloneQuery)
-		if ans.Search != nil {
-			for _, h := range ans.Search.Hits {
-				fmt.Fprintf(&b, "  %s — %s\n", h.Heading, h.Path)
-			}
-			b.WriteString(strings.Join(ans.Search.Trace.Terms, " ") + "\n")
-		}
+		print(&b, ans)
 		return b.String(), nil
+	}
+}
+
+// printAnswer prints the answer, its sources with their paths, the standalone query and the
+// passages searched, as `cita ask --explain` shows them.
+func printAnswer(w io.Writer, ans *rag.Answer) {
+	fmt.Fprintln(w, ans.Text)
+	for _, s := range ans.Sources {
+		fmt.Fprintf(w, "[%d] %s — %s %s\n", s.N, s.Label(), s.Path, s.URL)
+	}
+	fmt.Fprintf(w, "standalone query: %s\n", ans.StandaloneQuery)
+	if ans.Search != nil {
+		for _, h := range ans.Search.Hits {
+			fmt.Fprintf(w, "  %s — %s\n", h.Heading, h.Path)
+		}
+		fmt.Fprintln(w, strings.Join(ans.Search.Trace.Terms, " "))
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 )
 
@@ -45,9 +46,9 @@ type Config struct {
 	ChurnEvery int
 	// Timeout bounds the wait for one reply; default 60 s.
 	Timeout time.Duration
-	// CLI answers a question as `cita ask --groups …` prints it; nil uses the first replica's
-	// pipeline and prints the answer, its sources and its trace as the CLI does.
-	CLI CLIFunc
+	// CLIPrint prints an answer as `cita ask --explain` does (cmd/cita passes its own printer);
+	// nil prints the text, the sources with their paths and the passages searched.
+	CLIPrint func(w io.Writer, ans *rag.Answer)
 	// Progress, when set, receives a line per thousand questions.
 	Progress io.Writer
 	Logger   *slog.Logger
@@ -67,7 +68,8 @@ type faults struct {
 	documentsIgnoreScope bool
 }
 
-// CLIFunc answers question for an asker holding groups and returns all it would print.
+// CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
+// all it prints.
 type CLIFunc func(ctx context.Context, groups []string, question string) (string, error)
 
 // Report is what a run tried and found.
@@ -122,6 +124,8 @@ type run struct {
 	slack   *slackSide
 	discord *discordSide
 	mcp     *mcpSide
+	// cli1 answers as `cita ask` with the first replica's pipeline.
+	cli1 CLIFunc
 	// agentCLI answers in agent mode with the prying model (the second replica's pipeline).
 	agentCLI CLIFunc
 
@@ -165,9 +169,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := c.index(ctx, r.reps[0].index, emb); err != nil {
 		return nil, fmt.Errorf("leakcheck: %w", err)
 	}
-	if r.cfg.CLI == nil {
-		r.cfg.CLI = pipelineCLI(r.reps[0].pipeline)
+	if r.cfg.CLIPrint == nil {
+		r.cfg.CLIPrint = printAnswer
 	}
+	r.cli1 = pipelineCLI(r.reps[0].pipeline, r.cfg.CLIPrint)
 	var err error
 	r.slack, err = newSlackSide(ctx, o, r.oracle, r.reps, cfg.Timeout, cfg.faults, cfg.Logger)
 	if err != nil {
@@ -178,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.slack.close(ctx)
 		return nil, fmt.Errorf("leakcheck: discord: %w", err)
 	}
-	r.mcp, r.agentCLI, err = newMCPSide(ctx, o, r.oracle, c, r.reps, cfg.faults, cfg.Logger)
+	r.mcp, r.agentCLI, err = newMCPSide(ctx, o, r.oracle, c, r.reps, cfg.faults, r.cfg.CLIPrint, cfg.Logger)
 	if err != nil {
 		r.slack.close(ctx)
 		r.discord.close(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -25,7 +26,7 @@ const (
 	pathMCPDocument = "mcp get_document"
 	pathMCPAsk      = "mcp ask"
 	pathMCPAgent    = "agent steps via mcp ask"
-	pathAgentCLI    = "cli ask (agent steps)"
+	pathAgentCLI    = "agent steps via cli ask"
 )
 
 // directory is the organisation's directory as cita's identity groups see it: the restricted
@@ -60,7 +61,7 @@ type mcpSide struct {
 	sessions map[string]*mcp.ClientSession
 }
 
-func newMCPSide(ctx context.Context, o *org, or *oracle, c *corpus, reps []*replica, f faults, logger *slog.Logger) (*mcpSide, CLIFunc, error) {
+func newMCPSide(ctx context.Context, o *org, or *oracle, c *corpus, reps []*replica, f faults, print func(io.Writer, *rag.Answer), logger *slog.Logger) (*mcpSide, CLIFunc, error) {
 	m := &mcpSide{org: o, oracle: or, tokens: pgtokens.New(reps[0].pool), token: map[*person]string{}, tokenID: map[*person]int64{},
 		revoked: map[*person]string{}, sessions: map[string]*mcp.ClientSession{}}
 	model := &pryingModel{org: o, corpus: c, oracle: or}
@@ -80,7 +81,7 @@ func newMCPSide(ctx context.Context, o *org, or *oracle, c *corpus, reps []*repl
 				return nil, nil, err
 			}
 			answerer = p
-			agentCLI = pipelineCLI(p)
+			agentCLI = pipelineCLI(p, print)
 		}
 		srv := mcpserver.New(mcpserver.Options{
 			Searcher: rep.search, Documents: docs, Answerer: answerer, Tokens: pgtokens.New(rep.pool), Access: access, Logger: logger,
