@@ -50,9 +50,9 @@ func newFakeDiscord(o *org, or *oracle) *fakeDiscord {
 	f := &fakeDiscord{org: o, oracle: or, interactions: map[string]*interactionInfo{}, messages: map[string]string{}, nextID: 960000}
 	const api = "/api/v9"
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+api+"/guilds/{g}", f.guild)
-	mux.HandleFunc("GET "+api+"/channels/{ch}", f.channel)
-	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", f.member)
+	mux.HandleFunc("GET "+api+"/guilds/{g}", failing(f.guild))
+	mux.HandleFunc("GET "+api+"/channels/{ch}", failing(f.channel))
+	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", failing(f.member))
 	mux.HandleFunc("GET "+api+"/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, discordgo.Message{ID: originalID(r.PathValue("token"))})
 	})
@@ -73,6 +73,19 @@ func newFakeDiscord(o *org, or *oracle) *fakeDiscord {
 }
 
 func (f *fakeDiscord) close() { f.srv.Close() }
+
+// failing makes a lookup of who sees what answer 500 now and then: cita must not answer wider.
+func failing(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if flaky() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
+			return
+		}
+		h(w, r)
+	}
+}
 
 // originalID is the id of an interaction's original response: the token's digits after "tok-".
 func originalID(token string) string { return "77" + strings.TrimPrefix(token, "tok-") }

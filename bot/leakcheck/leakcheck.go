@@ -64,6 +64,9 @@ type faults struct {
 	// dropJoins loses every member_joined_channel event: earlier answers stay in front of
 	// newcomers who may not read them.
 	dropJoins bool
+	// failJoinLookups makes the first n conversations.members calls after each join fail, as a
+	// Slack outage would: the join's check must still withdraw what the newcomer may not read.
+	failJoinLookups int
 	// documentsIgnoreScope lets get_document (MCP and agent steps) read any document.
 	documentsIgnoreScope bool
 }

@@ -226,6 +226,9 @@ func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []chan
 			if s.faults.dropJoins {
 				continue
 			}
+			if s.faults.failJoinLookups > 0 {
+				s.fake.failMembers(c.channel, s.faults.failJoinLookups)
+			}
 			ev = map[string]any{"type": "member_joined_channel", "user": c.person.slackID, "channel": c.channel,
 				"channel_type": "G", "event_ts": ts}
 		case "grant", "revoke":

@@ -3,12 +3,20 @@ package leakcheck
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 )
+
+// lookup are the Web API methods that say who reads what; they fail now and then.
+var lookup = map[string]bool{"users.list": true, "users.info": true, "conversations.info": true,
+	"conversations.members": true, "usergroups.list": true}
+
+// flaky reports whether a lookup fails this time (2%).
+func flaky() bool { return rand.IntN(50) == 0 }
 
 // slackBot is the fake workspace's bot user.
 const slackBot = "UBOT"
@@ -28,6 +36,7 @@ type fakeSlack struct {
 	paths   map[string]string          // conversation -> the path asking there now
 	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button
 	threads map[string]string          // "channel/ts" of a reply -> its thread
+	failing map[string]int             // channel -> how many more conversations.members calls fail
 }
 
 // slackFinal is a final reply: its message ts and its explain button's answer id (0: none).
@@ -38,7 +47,7 @@ type slackFinal struct {
 
 func newFakeSlack(o *org, or *oracle) *fakeSlack {
 	f := &fakeSlack{org: o, oracle: or, finals: map[string]chan slackFinal{}, paths: map[string]string{},
-		answers: map[string]int64{}, threads: map[string]string{}}
+		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -84,7 +93,12 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/")
 	form := func(k string) string { return r.Form.Get(k) }
 	var resp map[string]any
+	if lookup[method] && flaky() {
+		method = "failed" // who reads what cannot be known now: cita must not answer wider
+	}
 	switch method {
+	case "failed":
+		resp = map[string]any{"ok": false, "error": "fatal_error"}
 	case "auth.test":
 		resp = map[string]any{"ok": true, "url": "https://leaks.slack.example/", "team": "Leaks", "user": "cita",
 			"team_id": "T1", "user_id": slackBot, "bot_id": "B1"}
@@ -161,7 +175,23 @@ func (f *fakeSlack) conversationInfo(id string) map[string]any {
 		"is_private": !c.public}}
 }
 
+// failMembers makes the next n conversations.members calls for channel fail.
+func (f *fakeSlack) failMembers(channel string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failing[channel] = n
+}
+
 func (f *fakeSlack) conversationMembers(id string) map[string]any {
+	f.mu.Lock()
+	fail := f.failing[id] > 0
+	if fail {
+		f.failing[id]--
+	}
+	f.mu.Unlock()
+	if fail {
+		return map[string]any{"ok": false, "error": "fatal_error"}
+	}
 	f.org.mu.Lock()
 	defer f.org.mu.Unlock()
 	c := f.org.slackBy[id]
