@@ -2,6 +2,7 @@ package leakcheck
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -60,6 +61,28 @@ func TestCatchesLeaks(t *testing.T) {
 				paths[l.Path]++
 			}
 			t.Logf("%d leaks by path %v; first: %s", len(rep.Leaks), paths, rep.Leaks[0])
+		})
+	}
+}
+
+// TestJoinCheckSurvivesLookupFailures: when Slack fails to list a channel's members right after
+// someone joins, the answers there that the newcomer may not read must still be withdrawn (the
+// check retries, and withdraws them all when it cannot tell). Before the fix they stayed until
+// the next question in the channel.
+func TestJoinCheckSurvivesLookupFailures(t *testing.T) {
+	for _, n := range []int{1, 100} {
+		t.Run(fmt.Sprintf("%d failures", n), func(t *testing.T) {
+			cs, schema := testdb.Schema(t)
+			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 300, Seed: 3,
+				faults: faults{failJoinLookups: n}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Leaks) > 0 {
+				var b strings.Builder
+				rep.Write(&b)
+				t.Fatalf("%d leaks:\n%s", len(rep.Leaks), b.String())
+			}
 		})
 	}
 }
