@@ -184,15 +184,44 @@ func messageGone(err error) bool {
 	return se.Err == "message_not_found" || se.Err == "channel_not_found"
 }
 
+// joinCheckRetries space the retries of a join's check when Slack could not say who reads the
+// channel; after the last one the check fails closed (withdrawAll).
+var joinCheckRetries = []time.Duration{250 * time.Millisecond, time.Second, 3 * time.Second}
+
 // memberJoined handles member_joined_channel: the joiner may now read the channel's history, so
 // its answers are checked against the new readers at once (the next question would too, on any
 // replica). A full member joining a public channel was a reader already: nothing changes, and
-// the channel's members (many pages in a large channel) are not read.
+// the channel's members (many pages in a large channel) are not read. When Slack cannot say who
+// reads the channel, the check is retried; if it still cannot tell, every answer shown there is
+// withdrawn, since the joiner may be someone who may not read them.
 func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) {
+	err := a.checkJoined(ctx, team, channel, user)
+	for _, wait := range joinCheckRetries {
+		if err == nil {
+			return
+		}
+		a.logger.WarnContext(ctx, "check slack channel after a join; retrying", slog.String("channel_id", channel), slog.Any("error", err))
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			a.withdrawAll(context.WithoutCancel(ctx), team, channel)
+			return
+		}
+		err = a.checkJoined(ctx, team, channel, user)
+	}
+	if err != nil {
+		a.logger.ErrorContext(ctx, "check slack channel after a join failed; withdrawing its answers", slog.String("channel_id", channel), slog.Any("error", err))
+		a.withdrawAll(ctx, team, channel)
+	}
+}
+
+// checkJoined checks channel's answers against its readers after user joined. It returns an
+// error when Slack cannot say who reads the channel.
+func (a *Adapter) checkJoined(ctx context.Context, team, channel, user string) error {
 	v, err := a.audienceVersions(ctx, channel)
 	if err == nil {
 		if p, perr := a.person(ctx, v, user); perr == nil && p.full() && a.plainPublic(ctx, channel) {
-			return
+			return nil
 		}
 	}
 	var aud audience
@@ -200,10 +229,23 @@ func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) 
 		aud, err = a.channelAudience(ctx, v, channel)
 	}
 	if err != nil {
-		a.logger.ErrorContext(ctx, "check slack channel after a join; its next question checks again", slog.String("channel_id", channel), slog.Any("error", err))
-		return
+		return err
 	}
 	a.settleChannel(ctx, team, channel, v, aud, false)
+	return nil
+}
+
+// withdrawAll withdraws every answer shown in channel that used a document: as if a reader who
+// may read nothing had joined. The channel's next question records its real readers again.
+func (a *Adapter) withdrawAll(ctx context.Context, team, channel string) {
+	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, []rag.Scope{{}})
+	if err != nil {
+		a.logger.ErrorContext(ctx, "withdraw slack answers", slog.String("channel_id", channel), slog.Any("error", err))
+		return
+	}
+	for _, red := range reds {
+		a.showRedaction(ctx, red)
+	}
 }
 
 // plainPublic reports whether Slack says channel is public and not shared with other workspaces;

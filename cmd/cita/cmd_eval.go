@@ -20,6 +20,7 @@ func init() {
        cita eval --answers DIR [--json] [--misses]
        cita eval --rewrites FILE [--json]
        cita eval --abstain --dataset DIR [--json]
+       cita eval --leaks [--questions 20000] [--seed S]
 
 Indexes the dataset's corpus.jsonl into an isolated namespace (a schema of its own that neither
 sees nor touches your documents, dropped afterwards), runs queries.jsonl, and scores the rankings
@@ -39,6 +40,14 @@ is a gold file, that cite a gold file, whose answer contains the gold answer or 
 and latency p50/p95. --misses lists every miss with the sources it cited; --json prints one
 object with every question's outcome (only the misses with --misses).
 
+--leaks runs the leak harness against the configured database, in a namespace of its own that
+is dropped afterwards: a random organisation (people, groups, public and private Slack channels,
+a Discord guild with roles), documents each carrying a canary phrase, a title code and a path
+code, two replicas on the database, and --questions questions built from the canaries through
+Slack, Discord, the CLI, the MCP tools and agent steps, with people joining and leaving channels
+and gaining and losing groups between rounds. It prints the questions and clicks per path and
+the time taken, and fails when any code reached someone who may not read its document.
+
 Flags:
 `,
 		run: runEval,
@@ -57,11 +66,17 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3, and the translation's (translated=0.7, translated_vector=1) (for calibration)")
 	translator := fs.String("translator", "auto", "offline query translator for cross-lingual search: auto (Apertium when installed), apertium, freedict, both or off")
+	leaks := fs.Bool("leaks", false, "run the leak harness (see above)")
+	leakQuestions := fs.Int("questions", 20000, "with --leaks: how many questions to ask")
+	leakSeed := fs.Uint64("seed", 1, "with --leaks: the seed of the organisation, documents and questions")
 	_ = fs.Int("k", 10, "cut-off of the headline metrics (nDCG, Recall and MRR are reported @10)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	e.translator = *translator
+	if *leaks {
+		return runLeakEval(ctx, e, *leakQuestions, *leakSeed)
+	}
 	if *answers != "" {
 		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
 	}

@@ -164,6 +164,14 @@ type Server struct {
 // New starts a fake server that is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	s := Start(opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake server outside a test (the leak harness's operator command); Close stops
+// it.
+func Start(opts ...Option) *Server {
 	s := &Server{dimension: DefaultDimension}
 	s.chat = echoLastUserMessage
 	s.embed = s.hashVectors
@@ -172,11 +180,13 @@ func New(t testing.TB, opts ...Option) *Server {
 		opt(s)
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	t.Cleanup(s.srv.Close)
 	s.RootURL = s.srv.URL
 	s.URL = s.srv.URL + "/v1"
 	return s
 }
+
+// Close stops the server and closes its connections.
+func (s *Server) Close() { s.srv.Close() }
 
 // FailNext makes the next n requests, to any endpoint, answer status with an error body and, when
 // retryAfter is not empty, a Retry-After header.

@@ -1,0 +1,298 @@
+// Package leakcheck is cita's leak harness: it builds a random organisation (people, groups,
+// public and private Slack channels, a Discord guild with roles and restricted channels),
+// indexes documents that each carry a unique canary phrase, title code and path code, runs two
+// replicas on one database, and asks thousands of questions built from the canaries through
+// every way cita answers: Slack mentions, thread follow-ups, direct messages, /cita and "How I
+// answered" clicks (loopback Slack Web API and Events API), Discord /ask in channels, privately
+// and in DMs and its buttons (loopback REST API and signed interactions), the CLI ask path, and
+// the MCP tools search, get_document and ask, with agent steps driven by a fake
+// OpenAI-compatible model that calls tools. Between rounds people join and leave channels and
+// gain and lose groups, each event reaching one replica only. It fails when any code reaches
+// anyone who may not read its document, in any reply, edit, ephemeral message, "How I answered"
+// view, cache hit, follow-up, tool result or error, or when an answer stays in a conversation a
+// newcomer may not read it in.
+package leakcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/hashembed"
+)
+
+// Config is one run of the harness.
+type Config struct {
+	// ConnString and Schema name the database and the schema the harness works in; the schema
+	// is created and migrated if missing. The caller drops it afterwards.
+	ConnString, Schema string
+	// Questions is how many questions to ask (clicks on "How I answered" are counted apart);
+	// default 2,000.
+	Questions int
+	// Seed makes the organisation, the corpus and the questions repeatable.
+	Seed uint64
+	// Concurrency is how many conversations ask at once; default 8.
+	Concurrency int
+	// ChurnEvery is how many rounds pass between membership changes; default 2.
+	ChurnEvery int
+	// Timeout bounds the wait for one reply; default 60 s.
+	Timeout time.Duration
+	// CLIPrint prints an answer as `cita ask --explain` does (cmd/cita passes its own printer);
+	// nil prints the text, the sources with their paths and the passages searched.
+	CLIPrint func(w io.Writer, ans *rag.Answer)
+	// Progress, when set, receives a line per thousand questions.
+	Progress io.Writer
+	Logger   *slog.Logger
+
+	faults faults // the harness's own tests break cita on purpose, to see the harness fail
+}
+
+// faults are deliberate breakages that the harness must catch.
+type faults struct {
+	// defaultAllGroups gives every full Slack member every group: channel answers then use
+	// documents some readers may not read.
+	defaultAllGroups bool
+	// dropJoins loses every member_joined_channel event: earlier answers stay in front of
+	// newcomers who may not read them.
+	dropJoins bool
+	// failJoinLookups makes the first n conversations.members calls after each join fail, as a
+	// Slack outage would: the join's check must still withdraw what the newcomer may not read.
+	failJoinLookups int
+	// documentsIgnoreScope lets get_document (MCP and agent steps) read any document.
+	documentsIgnoreScope bool
+}
+
+// CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
+// all it prints.
+type CLIFunc func(ctx context.Context, groups []string, question string) (string, error)
+
+// Report is what a run tried and found.
+type Report struct {
+	Questions  int            // questions asked, over every path
+	Clicks     int            // "How I answered" views and document reads that were not questions
+	Paths      map[string]int // tries per path
+	Changes    int            // membership changes
+	Checked    int            // texts the oracle checked
+	Shown      int            // codes shown to readers allowed to read them (the check has material)
+	ShownBy    map[string]int // the same, per path of the message
+	Unanswered int            // replies that did not come in time (not leaks; reported)
+	Leaks      []Leak
+	Took       time.Duration
+}
+
+// Write prints the report in a few lines.
+func (r *Report) Write(w io.Writer) {
+	fmt.Fprintf(w, "leak harness: %d questions and %d clicks/reads over %d paths, %d membership changes, %d texts checked holding %d allowed codes, in %s (%.0f questions/s)\n",
+		r.Questions, r.Clicks, len(r.Paths), r.Changes, r.Checked, r.Shown, r.Took.Round(time.Millisecond), float64(r.Questions)/max(r.Took.Seconds(), 1e-9))
+	fmt.Fprintf(w, "  %-28s %6s  %s\n", "path", "tries", "allowed codes shown")
+	for _, p := range slices.Sorted(maps.Keys(r.Paths)) {
+		shown := 0
+		for k, n := range r.ShownBy {
+			if k == p || strings.HasPrefix(k, p+" (") {
+				shown += n
+			}
+		}
+		fmt.Fprintf(w, "  %-28s %6d  %d\n", p, r.Paths[p], shown)
+	}
+	if r.Unanswered > 0 {
+		fmt.Fprintf(w, "replies that did not come in time: %d\n", r.Unanswered)
+	}
+	fmt.Fprintf(w, "leaks: %d\n", len(r.Leaks))
+	for i, l := range r.Leaks {
+		if i == 20 {
+			fmt.Fprintf(w, "  … and %d more\n", len(r.Leaks)-20)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+}
+
+// run is the state of one harness run.
+type run struct {
+	cfg     Config
+	rng     *rand.Rand
+	org     *org
+	corpus  *corpus
+	oracle  *oracle
+	reps    []*replica
+	slack   *slackSide
+	discord *discordSide
+	mcp     *mcpSide
+	// cli1 answers as `cita ask` with the first replica's pipeline.
+	cli1 CLIFunc
+	// agentCLI answers in agent mode with the prying model (the second replica's pipeline).
+	agentCLI CLIFunc
+
+	mu     sync.Mutex
+	report *Report
+}
+
+// Run runs the harness and returns its report; the report's Leaks say whether it passed. It
+// returns an error when the harness itself cannot run (database, fakes, adapters).
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Questions <= 0 {
+		cfg.Questions = 2000
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 8
+	}
+	if cfg.ChurnEvery <= 0 {
+		cfg.ChurnEvery = 2
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
+	o := newOrg(rng, orgSize{groups: 6, people: 40, slackChannels: 12, discordChannels: 6})
+	c := newCorpus(rng, o)
+	r := &run{cfg: cfg, rng: rng, org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{}}}
+	emb := hashembed.New(0)
+	for range 2 {
+		rep, err := openReplica(ctx, cfg.ConnString, cfg.Schema, emb, cfg.Logger)
+		if err != nil {
+			r.closeReplicas()
+			return nil, fmt.Errorf("leakcheck: open replica: %w", err)
+		}
+		r.reps = append(r.reps, rep)
+	}
+	defer r.closeReplicas()
+	if err := c.index(ctx, r.reps[0].index, emb); err != nil {
+		return nil, fmt.Errorf("leakcheck: %w", err)
+	}
+	if r.cfg.CLIPrint == nil {
+		r.cfg.CLIPrint = printAnswer
+	}
+	r.cli1 = pipelineCLI(r.reps[0].pipeline, r.cfg.CLIPrint)
+	var err error
+	r.slack, err = newSlackSide(ctx, o, r.oracle, r.reps, cfg.Timeout, cfg.faults, cfg.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("leakcheck: slack: %w", err)
+	}
+	r.discord, err = newDiscordSide(o, r.oracle, r.reps, cfg.Timeout, cfg.Logger)
+	if err != nil {
+		r.slack.close(ctx)
+		return nil, fmt.Errorf("leakcheck: discord: %w", err)
+	}
+	r.mcp, r.agentCLI, err = newMCPSide(ctx, o, r.oracle, c, r.reps, cfg.faults, r.cfg.CLIPrint, cfg.Logger)
+	if err != nil {
+		r.slack.close(ctx)
+		r.discord.close(ctx)
+		return nil, fmt.Errorf("leakcheck: mcp: %w", err)
+	}
+	runErr := r.loop(ctx)
+	r.slack.close(ctx)
+	r.discord.close(ctx)
+	r.mcp.close()
+	r.settle(ctx) // what the last answers left in conversations, once everything finished
+	r.report.Leaks, r.report.Checked, r.report.Shown, r.report.ShownBy = r.oracle.result()
+	r.report.Took = time.Since(start)
+	return r.report, runErr
+}
+
+func (r *run) closeReplicas() {
+	for _, rep := range r.reps {
+		rep.close()
+	}
+}
+
+// loop asks rounds of questions until cfg.Questions were asked, changing memberships between
+// rounds.
+func (r *run) loop(ctx context.Context) error {
+	nextProgress := 1000
+	for round := 1; r.report.Questions < r.cfg.Questions; round++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		acts := r.plan(min(r.cfg.Concurrency, r.cfg.Questions-r.report.Questions))
+		var wg sync.WaitGroup
+		errs := make([]error, len(acts))
+		for i, a := range acts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = r.do(ctx, a)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		if round%r.cfg.ChurnEvery == 0 {
+			changes := r.org.churn(r.rng, 1+r.rng.IntN(3))
+			r.report.Changes += len(changes)
+			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
+				return err
+			}
+			if err := r.discord.announce(ctx, r.reps[r.rng.IntN(len(r.reps))].store, changes); err != nil {
+				return err
+			}
+			if r.rng.IntN(3) == 0 {
+				if err := r.mcp.revoke(ctx, r.rng); err != nil {
+					return err
+				}
+				r.report.Changes++
+			}
+			r.settle(ctx)
+		}
+		if r.cfg.Progress != nil && r.report.Questions >= nextProgress {
+			fmt.Fprintf(r.cfg.Progress, "leak harness: %d questions, %d leaks so far\n", r.report.Questions, len(r.oracle.leaksSoFar()))
+			nextProgress += 1000
+		}
+	}
+	return nil
+}
+
+// settle waits until every answer still shown in a conversation may be read by everyone who
+// can read it there now (the adapters withdraw the others); what is still readable by someone
+// who may not read it after the wait is a leak.
+func (r *run) settle(ctx context.Context) {
+	deadline := time.Now().Add(r.cfg.Timeout / 4)
+	for {
+		pending := r.oracle.pending()
+		if len(pending) == 0 {
+			return
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			r.oracle.fail(pending)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// count records one try of path; question says whether it was a question.
+func (r *run) count(path string, question, answered bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.report.Paths[path]++
+	if question {
+		r.report.Questions++
+	} else {
+		r.report.Clicks++
+	}
+	if !answered {
+		r.report.Unanswered++
+	}
+}
+
+func (or *oracle) leaksSoFar() []Leak {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	return or.leaks
+}
+
+// describeGroups is a person's groups for messages.
+func describeGroups(groups []string) string { return strings.Join(groups, ",") }

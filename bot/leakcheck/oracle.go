@@ -1,0 +1,222 @@
+package leakcheck
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Leak is a code that reached someone who may not read its document.
+type Leak struct {
+	Path    string // how it got there: "slack mention", "mcp search", "withdrawal after join", …
+	Where   string // the conversation or tool
+	Reader  string // who saw it
+	Code    string
+	Kind    string // "canary", "title" or "path"
+	Doc     string // the document's path
+	Groups  []string
+	Excerpt string
+}
+
+func (l Leak) String() string {
+	return fmt.Sprintf("%s: %s code %s of %s (groups %s) reached %s in %s: %q", l.Path, l.Kind, l.Code, l.Doc,
+		strings.Join(l.Groups, ","), l.Reader, l.Where, l.Excerpt)
+}
+
+// shown is a message that stays in a conversation (not ephemeral) in its current version: who
+// has been able to read this version so far, and the codes it holds.
+type shown struct {
+	path    string
+	where   string
+	readers func() []*person // who can read the conversation now (o.org.mu held)
+	codes   []string
+	seen    map[*person]bool
+	excerpt string
+}
+
+// oracle knows who may read every code and checks everything anyone is shown. A message shown
+// in a conversation is checked against its readers when it is posted or edited and, while it
+// stays, against everyone who can read the conversation later (a join): those must not see it,
+// so it must be withdrawn in time (settled).
+type oracle struct {
+	org    *org
+	corpus *corpus
+
+	mu       sync.Mutex
+	leaks    []Leak
+	messages map[string]*shown          // "platform/channel/ref" -> current version
+	asked    map[string]map[string]bool // conversation -> codes its questions named
+	checked  int
+	shown    int // codes shown to someone who may read them: proof that answers carry codes
+	byPath   map[string]int
+}
+
+func newOracle(o *org, c *corpus) *oracle {
+	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{}, byPath: map[string]int{}}
+}
+
+// ask records that a question naming codes was asked in conversation: whoever reads it there
+// read those codes from the asker, not from cita.
+func (or *oracle) ask(conversation, question string) {
+	codes := codePattern.FindAllString(question, -1)
+	if len(codes) == 0 {
+		return
+	}
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	m := or.asked[conversation]
+	if m == nil {
+		m = map[string]bool{}
+		or.asked[conversation] = m
+	}
+	for _, c := range codes {
+		m[strings.ToUpper(c)] = true
+	}
+}
+
+// codesIn returns the known codes in text that conversation's questions did not name. or.mu is
+// held.
+func (or *oracle) codesIn(conversation, text string) []string {
+	var out []string
+	for _, c := range codePattern.FindAllString(text, -1) {
+		c = strings.ToUpper(c)
+		if _, known := or.corpus.codes[c]; known && !or.asked[conversation][c] && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// see checks text shown to readers now and records the leaks. or.mu and or.org.mu are held.
+func (or *oracle) see(path, where, text string, codes []string, readers []*person) {
+	or.checked++
+	for _, p := range readers {
+		groups := or.org.groupsOfLocked(p)
+		for _, c := range codes {
+			info := or.corpus.codes[c]
+			if !info.doc.mayRead(groups) {
+				or.leaks = append(or.leaks, Leak{Path: path, Where: where, Reader: p.describe(), Code: c, Kind: info.kind,
+					Doc: info.doc.path, Groups: info.doc.groups, Excerpt: excerpt(text, c)})
+				continue
+			}
+			or.shown++
+			or.byPath[path]++
+		}
+	}
+}
+
+// private checks text shown to one person only (an ephemeral message, a DM reply, a tool result).
+func (or *oracle) private(path, conversation string, p *person, text string) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.org.mu.Lock()
+	defer or.org.mu.Unlock()
+	or.see(path, conversation, text, or.codesIn(conversation, text), []*person{p})
+}
+
+// stranger checks text shown to someone the organisation does not know: they may read no code.
+func (or *oracle) stranger(path, where, text string) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.checked++
+	for _, c := range or.codesIn(where, text) {
+		info := or.corpus.codes[c]
+		or.leaks = append(or.leaks, Leak{Path: path, Where: where, Reader: "a stranger", Code: c, Kind: info.kind,
+			Doc: info.doc.path, Groups: info.doc.groups, Excerpt: excerpt(text, c)})
+	}
+}
+
+// post checks a message posted or edited in a conversation (key names the message) against
+// everyone who can read the conversation now, and remembers it for later readers.
+func (or *oracle) post(path, conversation, key, text string, readers func() []*person) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.org.mu.Lock()
+	defer or.org.mu.Unlock()
+	codes := or.codesIn(conversation, text)
+	now := readers()
+	or.see(path, conversation, text, codes, now)
+	s := &shown{path: path, where: conversation, readers: readers, codes: codes, seen: map[*person]bool{}}
+	for _, p := range now {
+		s.seen[p] = true
+	}
+	if len(codes) > 0 {
+		s.excerpt = excerpt(text, codes[0])
+	}
+	or.messages[key] = s
+}
+
+// gone forgets a deleted message.
+func (or *oracle) gone(key string) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	delete(or.messages, key)
+}
+
+// pending returns, for the messages still shown, the readers who can read them now but were not
+// readers of their current version and may not read it: they must be withdrawn. Readers who may
+// read them are remembered as having seen them.
+func (or *oracle) pending() []Leak {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.org.mu.Lock()
+	defer or.org.mu.Unlock()
+	var out []Leak
+	for _, s := range or.messages {
+		if len(s.codes) == 0 {
+			continue
+		}
+		for _, p := range s.readers() {
+			if s.seen[p] {
+				continue
+			}
+			groups := or.org.groupsOfLocked(p)
+			ok := true
+			for _, c := range s.codes {
+				info := or.corpus.codes[c]
+				if !info.doc.mayRead(groups) {
+					ok = false
+					out = append(out, Leak{Path: "withdrawal after a join (" + s.path + ")", Where: s.where, Reader: p.describe(),
+						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt})
+				}
+			}
+			if ok {
+				s.seen[p] = true
+			}
+		}
+	}
+	return out
+}
+
+// fail records leaks found outside a message check (a withdrawal that never came).
+func (or *oracle) fail(leaks []Leak) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.leaks = append(or.leaks, leaks...)
+}
+
+func (or *oracle) result() (leaks []Leak, checked, shown int, byPath map[string]int) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	return slices.Clone(or.leaks), or.checked, or.shown, maps.Clone(or.byPath)
+}
+
+func (p *person) describe() string {
+	kind := "member"
+	if p.guest {
+		kind = "guest"
+	}
+	return fmt.Sprintf("person %d (%s, slack %s, %s)", p.n, kind, p.slackID, p.email)
+}
+
+// excerpt returns up to 80 characters of text around code.
+func excerpt(text, code string) string {
+	i := strings.Index(strings.ToUpper(text), code)
+	if i < 0 {
+		return ""
+	}
+	start, end := max(0, i-40), min(len(text), i+len(code)+40)
+	return text[start:end]
+}

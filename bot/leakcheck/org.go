@@ -1,0 +1,252 @@
+package leakcheck
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// everyone is the group of every full (non-guest) member.
+const everyone = "everyone"
+
+// person is one member of the randomized organisation: a Slack account, a Discord member and an
+// e-mail that MCP tokens are issued to. Their restricted groups are held through Slack user
+// groups, Discord roles and the directory alike, so one change moves all three.
+type person struct {
+	n         int
+	slackID   string // U…
+	discordID string // numeric snowflake
+	email     string
+	guest     bool            // a Slack guest: no default groups, reads only the channels they are in
+	groups    map[string]bool // restricted groups held now
+}
+
+// slackChannel is a channel of the fake Slack workspace.
+type slackChannel struct {
+	id      string
+	public  bool
+	members map[string]bool // Slack user ids
+}
+
+// discordChannel is a text channel of the fake guild: public (every member sees it) or visible
+// only to the roles of its groups.
+type discordChannel struct {
+	id     string
+	groups []string // empty: public
+}
+
+// org is the randomized organisation and the ground truth of who may read what. Every fake reads
+// it under mu, and so does the oracle; churn changes it between rounds of questions.
+type org struct {
+	mu       sync.Mutex
+	groups   []string // restricted groups
+	topics   map[string]string
+	people   []*person
+	bySlack  map[string]*person
+	byDisc   map[string]*person
+	channels []*slackChannel
+	slackBy  map[string]*slackChannel
+	dchans   []*discordChannel
+	dchanBy  map[string]*discordChannel
+	guildID  string
+	ownerID  string
+}
+
+// orgSize sets how large a random organisation is.
+type orgSize struct {
+	groups, people, slackChannels, discordChannels int
+}
+
+var syllables = []string{"vor", "lak", "min", "taro", "quel", "dris", "pon", "zu", "mek", "ral", "sif", "olt", "brun", "kae", "tiv", "nox"}
+
+// newOrg builds a random organisation from rng.
+func newOrg(rng *rand.Rand, size orgSize) *org {
+	o := &org{topics: map[string]string{}, bySlack: map[string]*person{}, byDisc: map[string]*person{},
+		slackBy: map[string]*slackChannel{}, dchanBy: map[string]*discordChannel{}, guildID: "910000000000000001"}
+	used := map[string]bool{}
+	for i := range size.groups {
+		g := fmt.Sprintf("lk-%s%d", randomWord(rng, 2), i)
+		o.groups = append(o.groups, g)
+		topic := randomWord(rng, 3)
+		for used[topic] {
+			topic = randomWord(rng, 3)
+		}
+		used[topic] = true
+		o.topics[g] = topic
+	}
+	for i := range size.people {
+		p := &person{n: i, slackID: fmt.Sprintf("U%05d", i), discordID: fmt.Sprintf("%d", 920000000000000000+i),
+			email: fmt.Sprintf("p%d@leaks.example", i), guest: i > 2 && rng.IntN(6) == 0, groups: map[string]bool{}}
+		for _, g := range o.groups {
+			if rng.IntN(3) == 0 {
+				p.groups[g] = true
+			}
+		}
+		o.people = append(o.people, p)
+		o.bySlack[p.slackID] = p
+		o.byDisc[p.discordID] = p
+	}
+	// Person 0 holds every group and owns the guild (the owner sees every Discord channel).
+	for _, g := range o.groups {
+		o.people[0].groups[g] = true
+	}
+	o.ownerID = o.people[0].discordID
+	for i := range size.slackChannels {
+		c := &slackChannel{id: fmt.Sprintf("C%05d", i), public: rng.IntN(3) == 0, members: map[string]bool{}}
+		for _, p := range o.people {
+			if rng.IntN(3) == 0 {
+				c.members[p.slackID] = true
+			}
+		}
+		o.channels = append(o.channels, c)
+		o.slackBy[c.id] = c
+	}
+	for i := range size.discordChannels {
+		c := &discordChannel{id: fmt.Sprintf("%d", 930000000000000000+i)}
+		if i > 0 { // channel 0 is public
+			c.groups = pickGroups(rng, o.groups, 1+rng.IntN(2))
+		}
+		o.dchans = append(o.dchans, c)
+		o.dchanBy[c.id] = c
+	}
+	return o
+}
+
+func randomWord(rng *rand.Rand, parts int) string {
+	var b strings.Builder
+	for range parts {
+		b.WriteString(syllables[rng.IntN(len(syllables))])
+	}
+	return b.String()
+}
+
+func pickGroups(rng *rand.Rand, groups []string, n int) []string {
+	idx := rng.Perm(len(groups))[:min(n, len(groups))]
+	out := make([]string, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, groups[i])
+	}
+	slices.Sort(out)
+	return out
+}
+
+// groupsOfLocked returns every group p may read now: everyone (unless a guest) and the
+// restricted ones held. o.mu is held.
+func (o *org) groupsOfLocked(p *person) map[string]bool {
+	out := make(map[string]bool, len(p.groups)+1)
+	for g := range p.groups {
+		out[g] = true
+	}
+	if !p.guest {
+		out[everyone] = true
+	}
+	return out
+}
+
+// heldGroups returns p's restricted groups, sorted.
+func (o *org) heldGroups(p *person) []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return sortedKeys(p.groups)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k, ok := range m {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// slackReadersLocked returns who can read a Slack conversation now: a DM's person, a private
+// channel's members, and for a public channel also every full member of the workspace.
+func (o *org) slackReadersLocked(channel string) []*person {
+	if strings.HasPrefix(channel, "D") {
+		if p := o.bySlack["U"+channel[1:]]; p != nil {
+			return []*person{p}
+		}
+		return nil
+	}
+	c := o.slackBy[channel]
+	if c == nil {
+		return nil
+	}
+	var out []*person
+	for _, p := range o.people {
+		if c.members[p.slackID] || (c.public && !p.guest) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// discordReadersLocked returns who can see a Discord channel now: every member for a public
+// channel; the owner and the holders of one of its groups' roles otherwise. Guests are not in the
+// guild. A DM channel ("dm:<user id>") is its person's.
+func (o *org) discordReadersLocked(channel string) []*person {
+	if id, ok := strings.CutPrefix(channel, "dm:"); ok {
+		if p := o.byDisc[id]; p != nil {
+			return []*person{p}
+		}
+		return nil
+	}
+	c := o.dchanBy[channel]
+	if c == nil {
+		return nil
+	}
+	var out []*person
+	for _, p := range o.people {
+		if p.guest {
+			continue
+		}
+		if len(c.groups) == 0 || p.discordID == o.ownerID || slices.ContainsFunc(c.groups, func(g string) bool { return p.groups[g] }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// change is one membership change of a churn step, for the report and for the events.
+type change struct {
+	kind    string // "join", "leave", "grant", "revoke"
+	person  *person
+	channel string // join, leave
+	group   string // grant, revoke
+}
+
+// churn changes the organisation at random: people join and leave Slack channels and gain and
+// lose groups (Slack user groups, Discord roles, the directory). It returns the changes.
+func (o *org) churn(rng *rand.Rand, n int) []change {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []change
+	for range n {
+		p := o.people[1+rng.IntN(len(o.people)-1)] // the owner keeps every group
+		switch rng.IntN(4) {
+		case 0, 1:
+			c := o.channels[rng.IntN(len(o.channels))]
+			if c.members[p.slackID] {
+				delete(c.members, p.slackID)
+				out = append(out, change{kind: "leave", person: p, channel: c.id})
+			} else {
+				c.members[p.slackID] = true
+				out = append(out, change{kind: "join", person: p, channel: c.id})
+			}
+		default:
+			g := o.groups[rng.IntN(len(o.groups))]
+			if p.groups[g] {
+				delete(p.groups, g)
+				out = append(out, change{kind: "revoke", person: p, group: g})
+			} else {
+				p.groups[g] = true
+				out = append(out, change{kind: "grant", person: p, group: g})
+			}
+		}
+	}
+	return out
+}

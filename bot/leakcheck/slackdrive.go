@@ -1,0 +1,256 @@
+package leakcheck
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/citahq/cita/bot"
+	slackbot "github.com/citahq/cita/bot/slack"
+)
+
+// slackSide is two Slack adapters (one per replica, Events API over HTTP) in front of one fake
+// workspace. Each event goes to one replica, as Slack delivers it.
+type slackSide struct {
+	fake     *fakeSlack
+	org      *org
+	oracle   *oracle
+	secret   string
+	adapters []*slackbot.Adapter
+	servers  []*httptest.Server
+	client   *http.Client
+	seq      atomic.Int64
+	timeout  time.Duration
+	faults   faults
+
+	mu      sync.Mutex
+	threads map[string][]slackThread // channel -> answered threads
+}
+
+// slackThread is an answer in a channel thread: where follow-ups and clicks go.
+type slackThread struct {
+	thread, ts string
+	answerID   int64
+}
+
+func newSlackSide(ctx context.Context, o *org, or *oracle, replicas []*replica, timeout time.Duration, f faults, logger *slog.Logger) (*slackSide, error) {
+	s := &slackSide{fake: newFakeSlack(o, or), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
+		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}}
+	roles := map[string][]string{}
+	for _, g := range o.groups {
+		roles["team-"+g] = []string{g}
+	}
+	defaults := []string{everyone}
+	if f.defaultAllGroups {
+		defaults = append(defaults, o.groups...)
+	}
+	for _, r := range replicas {
+		a, err := slackbot.New(ctx, slackbot.Options{
+			BotToken: "xoxb-leakcheck", SigningSecret: s.secret, APIURL: s.fake.apiURL(),
+			Handler: r.handler, Store: r.store, Access: bot.NewAccessMap(nil, roles, nil, nil, defaults),
+			UpdateInterval: 50 * time.Millisecond, Logger: logger,
+		})
+		if err != nil {
+			s.close(ctx)
+			return nil, err
+		}
+		s.adapters = append(s.adapters, a)
+		s.servers = append(s.servers, httptest.NewServer(a.HTTPHandler("/slack")))
+	}
+	return s, nil
+}
+
+// close lets every answer in flight finish, then stops the servers and the fake.
+func (s *slackSide) close(ctx context.Context) {
+	for _, a := range s.adapters {
+		sctx, cancel := context.WithTimeout(ctx, s.timeout)
+		_ = a.Shutdown(sctx)
+		cancel()
+	}
+	for _, srv := range s.servers {
+		srv.Close()
+	}
+	s.fake.close()
+}
+
+func (s *slackSide) nextTS() string {
+	return fmt.Sprintf("1700000000.%06d", s.seq.Add(1))
+}
+
+// post sends a signed request to one replica's endpoint (events, interactions or commands).
+func (s *slackSide) post(ctx context.Context, replica int, endpoint, contentType string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.servers[replica].URL+"/slack/"+endpoint, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	stamp := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(s.secret))
+	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("X-Slack-Request-Timestamp", stamp)
+	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("slack %s: %w", endpoint, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("slack %s: status %s", endpoint, resp.Status)
+	}
+	return nil
+}
+
+// event posts an Events API callback carrying ev to one replica.
+func (s *slackSide) event(ctx context.Context, replica int, ev map[string]any) error {
+	ev["team"] = "T1"
+	body, _ := json.Marshal(map[string]any{"token": "x", "team_id": "T1", "api_app_id": "A1", "type": "event_callback",
+		"event_id": fmt.Sprintf("EvLeak%08d", s.seq.Add(1)), "event_time": time.Now().Unix(), "event": ev})
+	return s.post(ctx, replica, "events", "application/json", body)
+}
+
+// wait waits for the final reply fin reports; ok is false on timeout.
+func (s *slackSide) wait(ctx context.Context, fin chan slackFinal) (slackFinal, bool) {
+	t := time.NewTimer(s.timeout)
+	defer t.Stop()
+	select {
+	case f := <-fin:
+		return f, true
+	case <-t.C:
+		return slackFinal{}, false
+	case <-ctx.Done():
+		return slackFinal{}, false
+	}
+}
+
+// mention asks text in a new thread of channel as p, and remembers the thread.
+func (s *slackSide) mention(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
+	ts := s.nextTS()
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack mention")
+	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
+		"ts": ts, "channel": channel, "event_ts": ts})
+	if err != nil {
+		return false, err
+	}
+	f, ok := s.wait(ctx, fin)
+	if ok && f.answerID != 0 {
+		s.mu.Lock()
+		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID})
+		s.mu.Unlock()
+	}
+	return ok, nil
+}
+
+// followUp asks text in an answered thread of channel, without a mention.
+func (s *slackSide) followUp(ctx context.Context, replica int, channel string, th slackThread, p *person, text string) (bool, error) {
+	ts := s.nextTS()
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack follow-up")
+	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
+		"thread_ts": th.thread, "channel": channel, "event_ts": ts, "channel_type": "channel"})
+	if err != nil {
+		return false, err
+	}
+	_, ok := s.wait(ctx, fin)
+	return ok, nil
+}
+
+// dm asks text in p's direct message with the bot.
+func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string) (bool, error) {
+	channel, ts := "D"+p.slackID[1:], s.nextTS()
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack direct message")
+	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
+		"channel": channel, "event_ts": ts, "channel_type": "im"})
+	if err != nil {
+		return false, err
+	}
+	_, ok := s.wait(ctx, fin)
+	return ok, nil
+}
+
+// slash asks text with /cita in channel: the answer is ephemeral, to p alone.
+func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack /cita")
+	form := url.Values{"command": {"/cita"}, "text": {text}, "team_id": {"T1"}, "channel_id": {channel},
+		"user_id": {p.slackID}, "response_url": {"https://hooks.slack.example/x"}, "trigger_id": {"1.2.3"}, "token": {"x"}}
+	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
+		return false, err
+	}
+	_, ok := s.wait(ctx, fin)
+	return ok, nil
+}
+
+// explain clicks "How I answered" on an answer in channel as p: the view is ephemeral, to p.
+func (s *slackSide) explain(ctx context.Context, replica int, channel string, th slackThread, p *person) (bool, error) {
+	fin := s.fake.expect(channel, "slack how I answered")
+	payload, _ := json.Marshal(map[string]any{
+		"type": "block_actions", "user": map[string]any{"id": p.slackID, "team_id": "T1"}, "api_app_id": "A1",
+		"container":  map[string]any{"type": "message", "message_ts": th.ts, "channel_id": channel, "thread_ts": th.thread},
+		"trigger_id": "1.2.3", "team": map[string]any{"id": "T1"}, "channel": map[string]any{"id": channel},
+		"message": map[string]any{"type": "message", "user": slackBot, "ts": th.ts, "thread_ts": th.thread},
+		"actions": []any{map[string]any{"action_id": "cita_explain", "block_id": "b", "value": strconv.FormatInt(th.answerID, 10),
+			"type": "button", "action_ts": "1700000000.000400"}},
+	})
+	body := "payload=" + url.QueryEscape(string(payload))
+	if err := s.post(ctx, replica, "interactions", "application/x-www-form-urlencoded", []byte(body)); err != nil {
+		return false, err
+	}
+	_, ok := s.wait(ctx, fin)
+	return ok, nil
+}
+
+// announce sends the events of churn: a join to the channel, a user group change to the
+// workspace; each to one replica. Leaving sends nothing (Slack's member_left_channel only
+// narrows who reads).
+func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []change) error {
+	for _, c := range changes {
+		ts := s.nextTS()
+		var ev map[string]any
+		switch c.kind {
+		case "join":
+			if s.faults.dropJoins {
+				continue
+			}
+			if s.faults.failJoinLookups > 0 {
+				s.fake.failMembers(c.channel, s.faults.failJoinLookups)
+			}
+			ev = map[string]any{"type": "member_joined_channel", "user": c.person.slackID, "channel": c.channel,
+				"channel_type": "G", "event_ts": ts}
+		case "grant", "revoke":
+			ev = map[string]any{"type": "subteam_members_changed", "subteam_id": "S0000", "team_id": "T1", "event_ts": ts,
+				"added_users": []string{}, "removed_users": []string{c.person.slackID}}
+		default:
+			continue
+		}
+		if err := s.event(ctx, rng.IntN(len(s.servers)), ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// thread returns a random answered thread of channel.
+func (s *slackSide) thread(rng *rand.Rand, channel string) (slackThread, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ths := s.threads[channel]
+	if len(ths) == 0 {
+		return slackThread{}, false
+	}
+	return ths[rng.IntN(len(ths))], true
+}
