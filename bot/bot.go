@@ -82,6 +82,12 @@ const (
 	ReasonBusy Reason = "busy"
 	// ReasonWorkspaceRateLimited: the workspace as a whole asked more than its configured rate.
 	ReasonWorkspaceRateLimited Reason = "workspace_rate_limited"
+	// ReasonAttachmentOnly: a file was shared without a question; cita answers from the indexed
+	// documents, not from attachments.
+	ReasonAttachmentOnly Reason = "attachment_only"
+	// ReasonEdited: an addressed message was edited; the first wording was answered (or is being
+	// answered), and a new message asks again.
+	ReasonEdited Reason = "edited"
 	// ReasonInternalError: a bug (a panic) stopped the answer; it is logged with its stack.
 	ReasonInternalError Reason = "internal_error"
 )
