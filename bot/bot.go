@@ -75,6 +75,9 @@ const (
 	ReasonNoCommonGroup Reason = "no_common_access_group"
 	ReasonEmptyIndex    Reason = "empty_index"
 	ReasonModelFailure  Reason = "model_failure"
+	// ReasonTimeout: the whole answer took longer than HandlerOptions.AnswerTimeout. (A model
+	// that falls silent for chat.timeout does not get here: the answer is composed offline.)
+	ReasonTimeout Reason = "timeout"
 	// ReasonAccessUnknown: the platform could not say who will see the reply (an API failure);
 	// adapters reply with it without calling Handle.
 	ReasonAccessUnknown Reason = "access_unknown"
@@ -113,7 +116,7 @@ func (o Outgoing) Outcome() string {
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
-	case ReasonModelFailure, ReasonAccessUnknown, ReasonInternalError:
+	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError:
 		return OutcomeError
 	case ReasonBusy:
 		return OutcomeBusy

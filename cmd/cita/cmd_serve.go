@@ -122,6 +122,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Queue:              queue,
 		Observer:           m,
 		IndexEmpty:         store.IndexEmpty,
+		AnswerTimeout:      answerTimeout(a.cfg),
 		Logger:             e.logger,
 	})
 	identity := identityGroupsOf(a.cfg.Identity, a.pool)
