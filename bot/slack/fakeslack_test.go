@@ -56,13 +56,14 @@ type fakeSlack struct {
 	ts       int
 	throttle map[string]int // method -> how many more calls answer 429
 	fail     map[string]int // method -> how many more calls answer ok:false
+	errCode  map[string]string // method -> the error code ok:false answers carry (default fatal_error)
 	// socket mode
 	sockets chan *websocket.Conn
 	acks    chan map[string]any
 }
 
 func newFakeSlack(t *testing.T) *fakeSlack {
-	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{},
+	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{}, errCode: map[string]string{},
 		sockets: make(chan *websocket.Conn, 4), acks: make(chan map[string]any, 64)}
 	f.user(fakeUser{ID: "UBOT", Bot: true})
 	mux := http.NewServeMux()
@@ -114,6 +115,13 @@ func (f *fakeSlack) failNext(method string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[method] = n
+}
+
+// errorNext makes the next n calls of method answer {"ok":false,"error":code}.
+func (f *fakeSlack) errorNext(method, code string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method], f.errCode[method] = n, code
 }
 
 func (f *fakeSlack) throttleNext(method string, n int) {
@@ -178,13 +186,17 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp map[string]any
+	code := "fatal_error"
 	if f.fail[method] > 0 {
 		f.fail[method]--
+		if f.errCode[method] != "" {
+			code = f.errCode[method]
+		}
 		method = "failed"
 	}
 	switch method {
 	case "failed":
-		resp = map[string]any{"ok": false, "error": "fatal_error"}
+		resp = map[string]any{"ok": false, "error": code}
 	case "auth.test":
 		resp = map[string]any{"ok": true, "url": "https://example.slack.com/", "team": "Example", "user": "cita", "team_id": "T1", "user_id": "UBOT", "bot_id": "B1"}
 	case "apps.connections.open":
