@@ -54,8 +54,8 @@ type fakeSlack struct {
 	info     map[string]fakeChannel
 	groups   []map[string]any // usergroups.list entries
 	ts       int
-	throttle map[string]int // method -> how many more calls answer 429
-	fail     map[string]int // method -> how many more calls answer ok:false
+	throttle map[string]int    // method -> how many more calls answer 429
+	fail     map[string]int    // method -> how many more calls answer ok:false
 	errCode  map[string]string // method -> the error code ok:false answers carry (default fatal_error)
 	// socket mode
 	sockets chan *websocket.Conn
