@@ -15,7 +15,7 @@ var errModelTimeout = errors.New("chat model timed out")
 // TimeoutNoticeText is the label of an answer written by the offline composer because the chat
 // model did not answer within timeout, in lang.
 func TimeoutNoticeText(lang string, timeout time.Duration) string {
-	return fmt.Sprintf(phrasesFor(lang).ModelTimedOut, timeout.Round(time.Second))
+	return fmt.Sprintf(phrasesFor(lang).ModelTimedOut, timeout)
 }
 
 // composeBounded composes with the pipeline's composer. With ModelTimeout and a
