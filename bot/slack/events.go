@@ -57,6 +57,12 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok {
 			a.answer(ctx, q)
 		}
+	case *slackevents.AssistantThreadStartedEvent:
+		a.assistantThreadStarted(ctx, ev.TeamID, e.AssistantThread)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		// The user is looking at another channel. cita answers in the assistant thread with
+		// the user's own groups wherever they look, so nothing changes.
+		a.logger.DebugContext(ctx, "slack assistant context changed", slog.String("channel_id", e.AssistantThread.ChannelID))
 	case *slackevents.MemberJoinedChannelEvent:
 		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
 	case *slackevents.SubteamMembersChangedEvent, *slackevents.SubteamUpdatedEvent, *slackevents.SubteamCreatedEvent:
@@ -147,6 +153,9 @@ func (a *Adapter) conversation(q question) bot.ConversationKey {
 // changed, the answers they may not read are withdrawn first. A panic on the way is logged and
 // the asker told.
 func (a *Adapter) answer(ctx context.Context, q question) {
+	if q.dm && q.threadTS != "" && a.answerAssistant(ctx, q) {
+		return // an assistant thread: status, title and native streaming
+	}
 	r := a.prepareReply(q)
 	text := a.stripMention(q.text)
 	defer func() {
