@@ -75,6 +75,9 @@ const (
 	ReasonNoCommonGroup Reason = "no_common_access_group"
 	ReasonEmptyIndex    Reason = "empty_index"
 	ReasonModelFailure  Reason = "model_failure"
+	// ReasonTimeout: the whole answer took longer than HandlerOptions.AnswerTimeout. (A model
+	// that falls silent for chat.timeout does not get here: the answer is composed offline.)
+	ReasonTimeout Reason = "timeout"
 	// ReasonAccessUnknown: the platform could not say who will see the reply (an API failure);
 	// adapters reply with it without calling Handle.
 	ReasonAccessUnknown Reason = "access_unknown"
@@ -82,6 +85,12 @@ const (
 	ReasonBusy Reason = "busy"
 	// ReasonWorkspaceRateLimited: the workspace as a whole asked more than its configured rate.
 	ReasonWorkspaceRateLimited Reason = "workspace_rate_limited"
+	// ReasonAttachmentOnly: a file was shared without a question; cita answers from the indexed
+	// documents, not from attachments.
+	ReasonAttachmentOnly Reason = "attachment_only"
+	// ReasonEdited: an addressed message was edited; the first wording was answered (or is being
+	// answered), and a new message asks again.
+	ReasonEdited Reason = "edited"
 	// ReasonInternalError: a bug (a panic) stopped the answer; it is logged with its stack.
 	ReasonInternalError Reason = "internal_error"
 )
@@ -107,7 +116,7 @@ func (o Outgoing) Outcome() string {
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
-	case ReasonModelFailure, ReasonAccessUnknown, ReasonInternalError:
+	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError:
 		return OutcomeError
 	case ReasonBusy:
 		return OutcomeBusy

@@ -159,6 +159,9 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 			return reply(ReasonNoGroup)
 		}
 		h.logger.ErrorContext(ctx, "answer question", append(attrs, slog.Any("error", err))...)
+		if actx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return reply(ReasonTimeout, h.opts.AnswerTimeout.Truncate(time.Millisecond))
+		}
 		return reply(ReasonModelFailure)
 	}
 	out := Outgoing{Text: ans.Text, Lang: ans.Lang, Sources: ans.Sources, Abstained: ans.Abstained,

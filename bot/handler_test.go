@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -87,6 +88,10 @@ func TestHandleNeverSilent(t *testing.T) {
 	failing := answerFunc(func(context.Context, rag.Question, func(string)) (*rag.Answer, error) {
 		return nil, errors.New("POST /v1/chat/completions: 502 Bad Gateway")
 	})
+	hanging := answerFunc(func(ctx context.Context, _ rag.Question, _ func(string)) (*rag.Answer, error) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("compose answer: %w", ctx.Err())
+	})
 	tests := []struct {
 		name     string
 		h        *bot.Handler
@@ -104,6 +109,8 @@ func TestHandleNeverSilent(t *testing.T) {
 			bot.Incoming{Conversation: conv, UserID: "U1", Text: "vacation days?", Scope: rag.MustScope("everyone")}, bot.ReasonModelFailure, "failed"},
 		{"model failure in Spanish", bot.NewHandler(failing, env.Bot, bot.HandlerOptions{}),
 			bot.Incoming{Conversation: conv, UserID: "U1", Text: "¿cuántos días de vacaciones tengo?", Scope: rag.MustScope("everyone")}, bot.ReasonModelFailure, "falló"},
+		{"whole answer timed out", bot.NewHandler(hanging, env.Bot, bot.HandlerOptions{AnswerTimeout: 200 * time.Millisecond}),
+			bot.Incoming{Conversation: conv, UserID: "U1", Text: "vacation days?", Scope: rag.MustScope("everyone")}, bot.ReasonTimeout, "longer than 200ms"},
 		{"empty index", bot.NewHandler(empty.Pipeline, empty.Bot, bot.HandlerOptions{IndexEmpty: empty.Bot.IndexEmpty}),
 			bot.Incoming{Conversation: conv, UserID: "U1", Text: "vacation days?", Scope: rag.MustScope("everyone")}, bot.ReasonEmptyIndex, "cita index"},
 	}

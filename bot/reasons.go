@@ -15,6 +15,9 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonBusy:                 "I'm busy and the line is full: you would be number %d in line. Ask again in a minute.",
 		ReasonWorkspaceRateLimited: "This workspace is asking more questions than I'm set to answer per minute. Ask again in a minute.",
 		ReasonInternalError:        "Something went wrong on my side while answering; it has been logged for the admins. Try again in a minute.",
+		ReasonTimeout:              "I couldn't answer in time: the answer took longer than %s. Try again in a minute.",
+		ReasonAttachmentOnly:       "I can't read attached files: I answer from the indexed documentation. Type your question as a message.",
+		ReasonEdited:               "I answer new messages, not edits: send the new wording as a new message and I'll answer it.",
 	},
 	"es": {
 		ReasonEmptyQuestion:        "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
@@ -27,6 +30,9 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonBusy:                 "Estoy ocupado y la fila está llena: serías el número %d en la fila. Vuelve a preguntar en un minuto.",
 		ReasonWorkspaceRateLimited: "Este espacio de trabajo está haciendo más preguntas de las que estoy configurado para responder por minuto. Vuelve a preguntar en un minuto.",
 		ReasonInternalError:        "Algo falló por mi parte al responder; quedó registrado para los administradores. Inténtalo de nuevo en un minuto.",
+		ReasonTimeout:              "No pude responder a tiempo: la respuesta tardó más de %s. Inténtalo de nuevo en un minuto.",
+		ReasonAttachmentOnly:       "No puedo leer archivos adjuntos: respondo a partir de la documentación indexada. Escribe tu pregunta como mensaje.",
+		ReasonEdited:               "Respondo mensajes nuevos, no ediciones: envía la nueva redacción como un mensaje nuevo y la responderé.",
 	},
 }
 

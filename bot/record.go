@@ -71,6 +71,13 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang str
 		if len(rec.Sources) == 0 && len(ans.Search.Hits) > 0 {
 			rec.Consulted = []SourceRef{sourceRef(0, ans.Search.Hits[0])}
 		}
+	} else if ans.Cached {
+		// No search ran: the cached answer's cited sources keep their ranks and scores from the
+		// search that first answered it, which is what "how I answered" can show.
+		for _, s := range ans.Sources {
+			rec.TopHits = append(rec.TopHits, HitRef{Cited: true, ChunkID: s.ChunkID, DocumentID: s.DocumentID, Title: s.Title,
+				Heading: s.Heading, Path: s.Path, Score: s.Score, FTSRank: s.ArmRank[rag.ArmFTS], VectorRank: s.ArmRank[rag.ArmVector]})
+		}
 	}
 	return rec
 }

@@ -67,7 +67,14 @@ type ChatConfig struct {
 	Agent bool `yaml:"agent"`
 	// MaxSteps bounds the searches and document reads of one agent answer; default 4.
 	MaxSteps int `yaml:"max_steps"`
+	// Timeout bounds the model's silence: no word for this long (while answering, or the whole
+	// follow-up rewrite) and the answer is composed offline from the same sources, labelled as
+	// such; default 30s.
+	Timeout time.Duration `yaml:"timeout"`
 }
+
+// DefaultChatTimeout is chat.timeout when unset.
+const DefaultChatTimeout = 30 * time.Second
 
 // DefaultMaxSteps is chat.max_steps when unset.
 const DefaultMaxSteps = 4
@@ -191,6 +198,9 @@ func (c *Config) applyDefaults() {
 	if c.Chat.MaxSteps == 0 {
 		c.Chat.MaxSteps = DefaultMaxSteps
 	}
+	if c.Chat.Timeout == 0 {
+		c.Chat.Timeout = DefaultChatTimeout
+	}
 	c.MCP = c.MCP.WithDefaults()
 	for i := range c.Sources {
 		if c.Sources[i].MaxDeleteFraction == nil {
@@ -226,6 +236,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Chat.MaxSteps < 0 || c.Chat.MaxSteps > 16 {
 		errs = append(errs, fmt.Errorf("chat.max_steps: %d is out of range; use 1-16 (0 means %d)", c.Chat.MaxSteps, DefaultMaxSteps))
+	}
+	if c.Chat.Timeout < 0 || c.Chat.Timeout > 10*time.Minute {
+		errs = append(errs, fmt.Errorf("chat.timeout: %s is out of range; use a positive duration up to 10m such as 30s", c.Chat.Timeout))
 	}
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)

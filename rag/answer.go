@@ -44,6 +44,10 @@ type Answer struct {
 	Usage           Usage
 	Timings         map[string]time.Duration
 	Cached          bool
+	// ModelTimedOut says the chat model did not reply within PipelineOptions.ModelTimeout, so
+	// the text was composed offline from the same sources (and labelled so); such an answer is
+	// never cached.
+	ModelTimedOut bool
 	// Dropped lists chunk ids that retrieval returned but the context budget left out.
 	Dropped []int64
 	// Steps are the searches and document reads of an agent answer; nil for a single search.

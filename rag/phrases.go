@@ -9,25 +9,29 @@ type phrases struct {
 	Related     string // heads the quotes after the direct answer
 	NewerSource string // %d newer, %d older source
 	QuotedIn    string // %s = the language the quotes are in
-	LangName    map[string]string
+	// ModelTimedOut labels an offline answer given because the model did not reply; %s = timeout
+	ModelTimedOut string
+	LangName      map[string]string
 }
 
 var phrasebook = map[string]phrases{
 	"en": {
-		NotFound:    "I couldn't find this in our documentation.",
-		AskOwner:    "You could ask %s.",
-		Related:     "Also in our documentation:",
-		NewerSource: "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
-		QuotedIn:    "(Quoted as written, in %s.)",
-		LangName:    map[string]string{"es": "Spanish", "en": "English"},
+		NotFound:      "I couldn't find this in our documentation.",
+		AskOwner:      "You could ask %s.",
+		Related:       "Also in our documentation:",
+		NewerSource:   "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
+		QuotedIn:      "(Quoted as written, in %s.)",
+		ModelTimedOut: "_The answering model did not reply within %s, so this answer quotes the documents directly, without the model:_",
+		LangName:      map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
-		NotFound:    "No encontré esto en nuestra documentación.",
-		AskOwner:    "Puedes preguntar a %s.",
-		Related:     "También en nuestra documentación:",
-		NewerSource: "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
-		QuotedIn:    "(Cito el texto original, en %s.)",
-		LangName:    map[string]string{"es": "español", "en": "inglés"},
+		NotFound:      "No encontré esto en nuestra documentación.",
+		AskOwner:      "Puedes preguntar a %s.",
+		Related:       "También en nuestra documentación:",
+		NewerSource:   "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
+		QuotedIn:      "(Cito el texto original, en %s.)",
+		ModelTimedOut: "_El modelo que redacta las respuestas no respondió en %s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		LangName:      map[string]string{"es": "español", "en": "inglés"},
 	},
 }
 

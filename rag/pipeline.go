@@ -78,6 +78,15 @@ type PipelineOptions struct {
 	// (agent mode); when it falls back (see ErrAgentFallback) the question gets the single
 	// search below. nil means single-shot.
 	Agent Agent
+	// ModelTimeout bounds the chat model's silence: composing must produce a word within it (of
+	// the start, then of the last word), the follow-up rewrite must finish within it and an
+	// agent answer within MaxSteps times it. Past it, FallbackComposer answers from the same
+	// sources, labelled (Answer.ModelTimedOut). Zero, or no FallbackComposer, means no bound.
+	ModelTimeout     time.Duration
+	FallbackComposer Composer
+	// AgentSteps is the agent's step budget (chat.max_steps), which bounds an agent answer at
+	// AgentSteps+1 times ModelTimeout; default 4.
+	AgentSteps int
 	// Logger receives cache and rerank failures; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -94,6 +103,9 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 	}
 	if o.MinEvidence == 0 {
 		o.MinEvidence = DefaultMinEvidence
+	}
+	if o.AgentSteps <= 0 {
+		o.AgentSteps = 4
 	}
 	if o.RerankTopN <= 0 {
 		o.RerankTopN = DefaultRerankTopN
@@ -141,8 +153,11 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	var translation string
 	if history := Informative(q.History); p.rewriter != nil && len(history) > 0 {
 		start := time.Now()
-		rw, err := p.rewrite(ctx, q.Text, history)
+		rctx, cancel, timedOut := p.boundedModelContext(ctx, 1)
+		rw, err := p.rewrite(rctx, q.Text, history)
+		cancel()
 		ans.Timings["rewrite"] = time.Since(start)
+		ans.ModelTimedOut = timedOut()
 		if err != nil {
 			return nil, fmt.Errorf("rewrite follow-up: %w", err)
 		}
@@ -157,7 +172,9 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	if err := p.answerFresh(ctx, q.Scope, ans, translation, onDelta); err != nil {
 		return nil, err
 	}
-	p.cacheStore(ctx, key, ans)
+	if !ans.ModelTimedOut { // the offline stand-in is not what the model would have cached
+		p.cacheStore(ctx, key, ans)
+	}
 	return ans, nil
 }
 
@@ -174,7 +191,7 @@ func (p *Pipeline) rewrite(ctx context.Context, question string, history []Turn)
 // in ans; translation, when the rewriter wrote one, is searched too. An abstention is a
 // filled-in ans, not an error.
 func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, translation string, onDelta func(string)) error {
-	if p.opts.Agent != nil {
+	if p.opts.Agent != nil && !ans.ModelTimedOut {
 		done, err := p.answerAgent(ctx, scope, ans, onDelta)
 		if done || err != nil {
 			return err
@@ -211,7 +228,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		return nil
 	}
 	start = time.Now()
-	comp, err := p.composer.Compose(ctx, req, onDelta)
+	comp, err := p.composeBounded(ctx, req, ans, ans.ModelTimedOut, onDelta)
 	ans.Timings["generate"] = time.Since(start)
 	if err != nil {
 		return fmt.Errorf("compose answer: %w", err)

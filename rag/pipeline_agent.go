@@ -13,10 +13,17 @@ import (
 // kept in ans.AgentFallback.
 func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, onDelta func(string)) (bool, error) {
 	start := time.Now()
-	res, err := p.opts.Agent.Run(ctx, AgentRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Scope: scope})
+	actx, cancel, timedOut := p.boundedModelContext(ctx, p.opts.AgentSteps+1)
+	res, err := p.opts.Agent.Run(actx, AgentRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Scope: scope})
+	cancel()
 	ans.Timings["agent"] = time.Since(start)
 	var fb *AgentFallbackError
 	switch {
+	case err != nil && timedOut():
+		// The model stopped answering: one search, composed offline, labelled.
+		ans.ModelTimedOut = true
+		p.logger.WarnContext(ctx, "chat model timed out in agent mode; answering from one search offline", slog.Duration("timeout", p.opts.ModelTimeout))
+		return false, nil
 	case errors.As(err, &fb):
 		ans.AgentFallback = fb.Reason
 		p.logger.InfoContext(ctx, "agent fell back to a single search", slog.String("reason", fb.Reason))

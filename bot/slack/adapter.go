@@ -49,8 +49,12 @@ type Options struct {
 	UpdateInterval time.Duration
 	// Placeholder is the text posted at once; default "Looking…".
 	Placeholder string
+	// SuggestedPrompts are offered in every new assistant thread (at most four); empty means
+	// the questions most asked in the workspace whose answers the user may read.
+	SuggestedPrompts []string
 	// Trace, when set, is told when each visible step happens, measured from the moment the event
-	// reached cita: "placeholder" (the first visible response) and "final".
+	// reached cita: "placeholder" (the first visible response), in assistant threads "status"
+	// (the first visible response there) and "first_words", and "final".
 	Trace  func(stage string, sinceReceived time.Duration)
 	Logger *slog.Logger
 	// Now is the clock for signature windows; nil means time.Now.
@@ -75,6 +79,7 @@ type Adapter struct {
 	pins       map[string]rag.Scope // channel id -> pinned groups
 	// pendingChecked spaces the retries of failed notices per channel (see settleChannel).
 	pendingChecked *bot.TTLCache[struct{}]
+	streamLimits   streamLimits
 
 	// work outlives the serving context so that answers in flight finish on shutdown.
 	work       context.Context
@@ -129,7 +134,7 @@ func New(ctx context.Context, opts Options) (*Adapter, error) {
 		strangers:  bot.NewVersionedCache[person](opts.ScopeTTL, nil),
 		roles:      bot.NewVersionedCache[map[string][]string](opts.ScopeTTL, nil),
 		fullScopes: bot.NewVersionedCache[[]rag.Scope](opts.ScopeTTL, nil),
-		pins:       pins, pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, nil),
+		pins:       pins, pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, nil), streamLimits: newStreamLimits(),
 		work: work, cancelWork: cancel,
 	}, nil
 }

@@ -23,6 +23,8 @@ type question struct {
 	team, channel, user, text string
 	ts, threadTS              string // the message and the thread it belongs to ("" when none)
 	dm                        bool
+	files                     int  // files shared with the message (subtype file_share)
+	edited                    bool // the message was edited (subtype message_changed)
 	received                  time.Time
 }
 
@@ -50,11 +52,17 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 			thread = e.TimeStamp // a channel question starts a thread; a DM's stays top level
 		}
 		a.answer(ctx, question{team: ev.TeamID, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp,
-			threadTS: thread, dm: dm, received: received})
+			threadTS: thread, dm: dm, files: len(e.Files), received: received})
 	case *slackevents.MessageEvent:
 		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok {
 			a.answer(ctx, q)
 		}
+	case *slackevents.AssistantThreadStartedEvent:
+		a.assistantThreadStarted(ctx, ev.TeamID, e.AssistantThread)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		// The user is looking at another channel. cita answers in the assistant thread with
+		// the user's own groups wherever they look, so nothing changes.
+		a.logger.DebugContext(ctx, "slack assistant context changed", slog.String("channel_id", e.AssistantThread.ChannelID))
 	case *slackevents.MemberJoinedChannelEvent:
 		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
 	case *slackevents.SubteamMembersChangedEvent, *slackevents.SubteamUpdatedEvent, *slackevents.SubteamCreatedEvent:
@@ -73,23 +81,44 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 }
 
 // followUp decides whether a message event is addressed to the bot without a mention: a DM, or a
-// reply in a thread where the bot already answered that mentions nobody else.
+// reply in a thread where the bot already answered that mentions nobody else. Every subtype a
+// person writes counts (a plain message, a thread broadcast, a file share, /me, an edit): the
+// ones cita cannot answer as a question get a reason instead of silence (see question.unanswerable).
 func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.MessageEvent, received time.Time) (question, bool) {
-	if (e.SubType != "" && e.SubType != "thread_broadcast") || e.BotID != "" || e.User == "" || e.User == a.botUserID {
+	q := question{team: team, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp, threadTS: e.ThreadTimeStamp, received: received}
+	switch e.SubType {
+	case "", "thread_broadcast", "file_share", "me_message":
+		if e.Message != nil {
+			q.files = len(e.Message.Files)
+		}
+	case "message_changed":
+		// An edit: the message is in e.Message. Edits of the bot's own replies (its streaming
+		// updates), unfurls and other changes that keep the text are not addressed to it.
+		m, prev := e.Message, e.PreviousMessage
+		if m == nil || prev == nil || m.Text == prev.Text || m.SubType != "" {
+			return question{}, false
+		}
+		q.user, q.text, q.ts, q.threadTS, q.edited = m.User, m.Text, m.Timestamp, m.ThreadTimestamp, true
+		if m.BotID != "" {
+			return question{}, false
+		}
+	default:
+		return question{}, false // joins, deletions, bot messages, channel changes: nobody asked
+	}
+	if e.BotID != "" || q.user == "" || q.user == a.botUserID {
 		return question{}, false
 	}
-	q := question{team: team, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp, threadTS: e.ThreadTimeStamp, received: received}
 	if e.ChannelType == "im" {
 		q.dm = true
 		return q, true
 	}
-	mentioned := userMention.FindAllStringSubmatch(e.Text, -1)
+	mentioned := userMention.FindAllStringSubmatch(q.text, -1)
 	for _, m := range mentioned {
 		if m[1] == a.botUserID {
 			return question{}, false // the app_mention event answers it
 		}
 	}
-	if len(mentioned) > 0 || e.ThreadTimeStamp == "" || strings.Contains(e.Text, "<!") {
+	if len(mentioned) > 0 || q.threadTS == "" || strings.Contains(q.text, "<!") {
 		return question{}, false // talking to someone else, or not in a thread
 	}
 	answered, err := a.opts.Store.HasTurns(ctx, a.conversation(q))
@@ -98,6 +127,19 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 		return question{}, false
 	}
 	return q, answered
+}
+
+// unanswerable is the reason q gets instead of an answer, or ReasonNone: a file shared without
+// a question (cita answers from the indexed documents, not from attachments), or an edited
+// message (the answer to the first wording stands; a new message asks again).
+func (q question) unanswerable(text string) bot.Reason {
+	switch {
+	case q.edited:
+		return bot.ReasonEdited
+	case q.files > 0 && text == "":
+		return bot.ReasonAttachmentOnly
+	}
+	return bot.ReasonNone
 }
 
 // conversation is the bot's key for q's thread: in a channel the thread's root; in a DM the DM
@@ -111,6 +153,9 @@ func (a *Adapter) conversation(q question) bot.ConversationKey {
 // changed, the answers they may not read are withdrawn first. A panic on the way is logged and
 // the asker told.
 func (a *Adapter) answer(ctx context.Context, q question) {
+	if q.dm && q.threadTS != "" && a.answerAssistant(ctx, q) {
+		return // an assistant thread: status, title and native streaming
+	}
 	r := a.prepareReply(q)
 	text := a.stripMention(q.text)
 	defer func() {
@@ -120,6 +165,12 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		}
 	}()
 	r.post(ctx, q.ts)
+	if reason := q.unanswerable(text); reason != bot.ReasonNone {
+		a.logger.InfoContext(ctx, "not answered", slog.String("platform", platform), slog.String("channel_id", q.channel),
+			slog.String("user_id", q.user), slog.String("reason", string(reason)))
+		r.finish(ctx, bot.ReasonReply(text, reason))
+		return
+	}
 	if q.dm {
 		scope, err := a.askerScope(ctx, q.user)
 		if err != nil {

@@ -29,13 +29,20 @@ func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 	default:
 		fmt.Fprintf(&b, "*Evidence:* %.2f, %d cited source(s)\n", rec.Evidence, len(rec.Sources))
 	}
+	if rec.Cached {
+		b.WriteString("*From the answer cache:* this question was answered before under the same access groups, and every document it cites is unchanged, so no search ran this time; the passages below are the cited ones, ranked as in that first search.\n")
+	}
 	if lines := bot.StepLines(rec.Steps); len(lines) > 0 {
 		fmt.Fprintf(&b, "*Steps (agent mode):*\n%s\n", escape(truncate(strings.Join(lines, "\n"), 1500)))
 	}
 	head := b.String()
 	b.Reset()
 	if len(rec.TopHits) == 0 {
-		b.WriteString("No passage matched.")
+		if len(rec.Sources) > 0 { // an older cached answer recorded without its passages
+			b.WriteString("The cited sources are listed under the answer.")
+		} else {
+			b.WriteString("No passage matched.")
+		}
 	}
 	for i, h := range rec.TopHits {
 		if !h.Cited {

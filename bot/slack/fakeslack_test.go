@@ -54,15 +54,20 @@ type fakeSlack struct {
 	info     map[string]fakeChannel
 	groups   []map[string]any // usergroups.list entries
 	ts       int
-	throttle map[string]int // method -> how many more calls answer 429
-	fail     map[string]int // method -> how many more calls answer ok:false
+	throttle map[string]int    // method -> how many more calls answer 429
+	fail     map[string]int    // method -> how many more calls answer ok:false
+	errCode  map[string]string // method -> the error code ok:false answers carry (default fatal_error)
+	// assistant threads ("channel/thread_ts") where assistant.threads.* succeed; noStreaming
+	// makes chat.startStream unknown, as on older workspaces and GovSlack
+	assistant   map[string]bool
+	noStreaming bool
 	// socket mode
 	sockets chan *websocket.Conn
 	acks    chan map[string]any
 }
 
 func newFakeSlack(t *testing.T) *fakeSlack {
-	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{},
+	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{}, errCode: map[string]string{}, assistant: map[string]bool{},
 		sockets: make(chan *websocket.Conn, 4), acks: make(chan map[string]any, 64)}
 	f.user(fakeUser{ID: "UBOT", Bot: true})
 	mux := http.NewServeMux()
@@ -114,6 +119,20 @@ func (f *fakeSlack) failNext(method string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[method] = n
+}
+
+// assistantThread makes channel's thread an assistant thread.
+func (f *fakeSlack) assistantThread(channel, thread string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.assistant[channel+"/"+thread] = true
+}
+
+// errorNext makes the next n calls of method answer {"ok":false,"error":code}.
+func (f *fakeSlack) errorNext(method, code string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method], f.errCode[method] = n, code
 }
 
 func (f *fakeSlack) throttleNext(method string, n int) {
@@ -178,13 +197,17 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp map[string]any
+	code := "fatal_error"
 	if f.fail[method] > 0 {
 		f.fail[method]--
+		if f.errCode[method] != "" {
+			code = f.errCode[method]
+		}
 		method = "failed"
 	}
 	switch method {
 	case "failed":
-		resp = map[string]any{"ok": false, "error": "fatal_error"}
+		resp = map[string]any{"ok": false, "error": code}
 	case "auth.test":
 		resp = map[string]any{"ok": true, "url": "https://example.slack.com/", "team": "Example", "user": "cita", "team_id": "T1", "user_id": "UBOT", "bot_id": "B1"}
 	case "apps.connections.open":
@@ -200,6 +223,29 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		resp = map[string]any{"ok": true, "message_ts": fmt.Sprintf("1700000100.%06d", f.ts)}
 	case "reactions.add":
 		resp = map[string]any{"ok": true}
+	case "assistant.threads.setStatus", "assistant.threads.setTitle", "assistant.threads.setSuggestedPrompts":
+		if !f.assistant[form["channel_id"]+"/"+form["thread_ts"]] {
+			resp = map[string]any{"ok": false, "error": "invalid_thread_ts"}
+			break
+		}
+		resp = map[string]any{"ok": true}
+	case "chat.startStream":
+		if f.noStreaming {
+			resp = map[string]any{"ok": false, "error": "unknown_method"}
+			break
+		}
+		if form["thread_ts"] == "" || form["recipient_team_id"] == "" || form["recipient_user_id"] == "" {
+			resp = map[string]any{"ok": false, "error": "invalid_arguments"}
+			break
+		}
+		f.ts++
+		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": fmt.Sprintf("1700000100.%06d", f.ts)}
+	case "chat.appendStream", "chat.stopStream":
+		if form["ts"] == "" {
+			resp = map[string]any{"ok": false, "error": "invalid_arguments"}
+			break
+		}
+		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"]}
 	case "users.info":
 		u, ok := f.users[form["user"]]
 		if !ok {

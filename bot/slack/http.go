@@ -46,10 +46,25 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request) ([]byte, bool
 	return body, true
 }
 
+// malformed logs a validly signed request whose body cita cannot read: Slack itself never sends
+// one, so it is a bug or a replay of something else, worth a line.
+func (a *Adapter) malformed(r *http.Request, msg string, err error) {
+	attrs := []any{slog.String("path", r.URL.Path), slog.String("remote_addr", r.RemoteAddr)}
+	if err != nil {
+		attrs = append(attrs, slog.Any("error", err))
+	}
+	a.logger.WarnContext(r.Context(), msg, attrs...)
+}
+
 func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
 	body, ok := a.verified(w, r)
 	if !ok {
+		return
+	}
+	if !json.Valid(body) {
+		a.malformed(r, "slack event is not JSON", nil)
+		http.Error(w, "bad request: the body is not JSON", http.StatusBadRequest)
 		return
 	}
 	ev, err := slackevents.ParseEvent(json.RawMessage(body), slackevents.OptionNoVerifyToken())
@@ -91,6 +106,7 @@ func (a *Adapter) serveInteractions(w http.ResponseWriter, r *http.Request) {
 		err = json.Unmarshal([]byte(form.Get("payload")), &cb)
 	}
 	if err != nil {
+		a.malformed(r, "slack interaction payload is not JSON", err)
 		http.Error(w, "bad payload", http.StatusBadRequest)
 		return
 	}
@@ -107,6 +123,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	cmd, err := slack.SlashCommandParse(r)
 	if err != nil {
+		a.malformed(r, "slack command is not a form", err)
 		http.Error(w, "bad command", http.StatusBadRequest)
 		return
 	}

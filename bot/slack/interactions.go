@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -32,6 +33,12 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		}
 	}()
 	for _, act := range cb.ActionCallback.BlockActions {
+		if act.ActionID == actionFeedback {
+			if id, rating, ok := parseFeedback(act.Value); ok {
+				a.feedback(ctx, conv, cb.User.ID, id, rating, thread)
+			}
+			continue
+		}
 		id, err := strconv.ParseInt(act.Value, 10, 64)
 		if err != nil {
 			continue // not one of cita's buttons
@@ -47,6 +54,20 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			a.explain(ctx, conv, cb.User.ID, id, thread)
 		}
 	}
+}
+
+// parseFeedback reads a feedback_buttons value: "up:<id>" rates the answer 1, "down:<id>" -1.
+func parseFeedback(value string) (id int64, rating int, ok bool) {
+	switch {
+	case strings.HasPrefix(value, feedbackUp):
+		value, rating = strings.TrimPrefix(value, feedbackUp), 1
+	case strings.HasPrefix(value, feedbackDown):
+		value, rating = strings.TrimPrefix(value, feedbackDown), -1
+	default:
+		return 0, 0, false
+	}
+	id, err := strconv.ParseInt(value, 10, 64)
+	return id, rating, err == nil && id > 0
 }
 
 // withdrawnText answers a click on a withdrawn answer.

@@ -25,19 +25,46 @@ const (
 	actionHelpful    = "cita_helpful"
 	actionNotHelpful = "cita_not_helpful"
 	actionExplain    = "cita_explain"
+	// actionFeedback is the feedback_buttons element; its values are feedbackUp or
+	// feedbackDown followed by the answer id.
+	actionFeedback = "cita_feedback"
+	feedbackUp     = "up:"
+	feedbackDown   = "down:"
 )
 
 // renderReply returns the blocks of a final reply and its notification text. Answers longer than
 // one section are split at paragraph, line or sentence ends; past the block limit the text is cut
 // with a note.
 func renderReply(out bot.Outgoing) ([]slack.Block, string) {
+	return renderReplyWith(out, replyStyle{})
+}
+
+// replyStyle says how a reply's buttons look.
+type replyStyle struct {
+	// feedbackButtons renders 👍/👎 as Slack's feedback_buttons element (in a context_actions
+	// block, as in assistant threads) instead of two plain buttons.
+	feedbackButtons bool
+}
+
+// tailBlocks are the blocks under a reply's text: its sources and its buttons.
+func tailBlocks(out bot.Outgoing, style replyStyle) []slack.Block {
 	var tail []slack.Block
 	if len(out.Sources) > 0 {
 		tail = append(tail, sourcesBlock(out.Sources)...)
 	}
 	if out.AnswerID != 0 && out.Answered() {
-		tail = append(tail, actionsBlock(out.AnswerID, out.Lang))
+		if style.feedbackButtons {
+			tail = append(tail, feedbackBlocks(out.AnswerID, out.Lang)...)
+		} else {
+			tail = append(tail, actionsBlock(out.AnswerID, out.Lang))
+		}
 	}
+	return tail
+}
+
+// renderReplyWith is renderReply in style.
+func renderReplyWith(out bot.Outgoing, style replyStyle) ([]slack.Block, string) {
+	tail := tailBlocks(out, style)
 	parts := splitText(escape(out.Text), maxSectionChars)
 	room := maxBlocks - len(tail)
 	if len(parts) > room {
@@ -97,6 +124,24 @@ func actionsBlock(answerID int64, lang string) slack.Block {
 		slack.NewButtonBlockElement(actionNotHelpful, id, slack.NewTextBlockObject(slack.PlainTextType, "👎", true, false)),
 		slack.NewButtonBlockElement(actionExplain, id, slack.NewTextBlockObject(slack.PlainTextType, explain, false, false)),
 	)
+}
+
+// feedbackBlocks are 👍/👎 as a feedback_buttons element (values "up:<id>", "down:<id>") and
+// "How I answered" as a button.
+func feedbackBlocks(answerID int64, lang string) []slack.Block {
+	id := strconv.FormatInt(answerID, 10)
+	explain := "How I answered"
+	if lang == "es" {
+		explain = "Cómo respondí"
+	}
+	feedback := slack.NewFeedbackButtonsBlockElement(actionFeedback,
+		slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "👍", true, false), feedbackUp+id).WithAccessibilityLabel("Helpful"),
+		slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, "👎", true, false), feedbackDown+id).WithAccessibilityLabel("Not helpful"))
+	return []slack.Block{
+		slack.NewContextActionsBlock("cita_feedback_"+id, feedback),
+		slack.NewActionBlock("cita_answer_"+id,
+			slack.NewButtonBlockElement(actionExplain, id, slack.NewTextBlockObject(slack.PlainTextType, explain, false, false))),
+	}
 }
 
 // escape makes text safe for mrkdwn: &, < and > become entities (Slack's rule).

@@ -23,6 +23,7 @@ type reply struct {
 	threadTS string
 	received time.Time
 	ts       string // the placeholder's timestamp; "" when it could not be posted
+	style    replyStyle
 
 	mu        sync.Mutex
 	text      strings.Builder
@@ -126,7 +127,7 @@ func (r *reply) updateLoop(ctx context.Context) {
 func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 	r.stopOnce.Do(func() { close(r.stop) })
 	r.stopped.Wait()
-	blocks, fallback := renderReply(out)
+	blocks, fallback := renderReplyWith(out, r.style)
 	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
 	var err error
 	if r.ts != "" {

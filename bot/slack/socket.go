@@ -28,6 +28,10 @@ func (a *Adapter) RunSocketMode(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
+			var slackErr slack.SlackErrorResponse
+			if errors.As(err, &slackErr) {
+				return fmt.Errorf("slack socket mode (check slack.app_token: an app-level xapp- token with the connections:write scope, from Basic Information → App-Level Tokens): %w", err)
+			}
 			return fmt.Errorf("slack socket mode: %w", err)
 		case evt := <-client.Events:
 			a.socketEvent(ctx, client, evt, time.Now())

@@ -128,6 +128,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Queue:              queue,
 		Observer:           m,
 		IndexEmpty:         store.IndexEmpty,
+		AnswerTimeout:      answerTimeout(a.cfg),
 		Logger:             e.logger,
 	})
 	identity := identityGroupsOf(a.cfg.Identity, a.pool)
@@ -180,10 +181,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: refuseWhileDraining(ready, mux), ReadHeaderTimeout: 10 * time.Second}
 	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.Bool("slack", sc.Enabled()),
 		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Bool("mcp", a.cfg.MCP.Enabled), slog.Int("sources", len(a.cfg.Sources)),
 		slog.Int("workers", server.Workers), slog.Int("queue_size", server.QueueSize))
+	discordMode := ""
+	if dc.Enabled() {
+		discordMode = dc.WithDefaults().Mode
+	}
+	fmt.Fprintln(e.stdout, startupLine(sc, discordMode, a.cfg.MCP.Enabled, len(a.cfg.Sources), ln.Addr()))
 
 	sched.Start(ctx)
 	defer sched.Stop()
@@ -198,7 +204,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
 	}
 	if dc.Enabled() {
-		g.Go(func() error { return discord.Run(gctx, discordOpts, mux) })
+		g.Go(func() error { return discordStartError(discord.Run(gctx, discordOpts, mux)) })
 	}
 	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
 	if a.cfg.Cache.On() {
@@ -213,15 +219,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		ready.draining.Store(true)
 		e.logger.Info("shutting down: letting answers in flight finish", slog.Duration("grace", server.ShutdownGrace),
 			slog.Int("answering", queue.Stat().Running), slog.Int("waiting", queue.Stat().Waiting))
-		// Stop taking requests, let the answers in flight finish, then stop the scheduler (it
-		// cancels passes in progress; each records itself as interrupted).
+		// Refuse new requests with 503 but keep listening, so /readyz says "shutting down" rather
+		// than refusing connections, until the answers in flight finish; then close the
+		// listener and stop the scheduler (it cancels passes in progress; each records itself
+		// as interrupted).
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), server.ShutdownGrace)
 		defer cancel()
-		herr := srv.Shutdown(sctx)
 		var aerr error
 		if adapter != nil {
 			aerr = adapter.Shutdown(sctx)
 		}
+		waitIdle(sctx, queue)
+		herr := srv.Shutdown(sctx)
 		sched.Stop()
 		return errors.Join(herr, aerr)
 	})

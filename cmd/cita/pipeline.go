@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
@@ -34,6 +35,8 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		opts.MaxSources = 0
+		// A model silent for chat.timeout: the same sources are answered offline, labelled.
+		opts.ModelTimeout, opts.FallbackComposer, opts.AgentSteps = a.cfg.Chat.Timeout, rag.Extractive{}, a.cfg.Chat.MaxSteps
 	}
 	if chat != nil && a.cfg.Chat.Agent {
 		opts.Agent = generate.NewAgent(chat, a.search, a.store, generate.AgentOptions{MaxSteps: a.cfg.Chat.MaxSteps, Logger: e.logger})
@@ -77,6 +80,19 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string) s
 		fmt.Fprintf(&b, "%d:%s;", len(p), p)
 	}
 	return b.String()
+}
+
+// answerTimeout bounds one whole answer in the bots: 90 s, or more when chat.timeout leaves the
+// model longer (the rewrite, the agent's steps and the composing are each bounded by it).
+func answerTimeout(cfg *config.Config) time.Duration {
+	if cfg.Chat.BaseURL == "" {
+		return 0 // the handler's default
+	}
+	calls := 3
+	if cfg.Chat.Agent {
+		calls += cfg.Chat.MaxSteps + 1
+	}
+	return max(90*time.Second, time.Duration(calls)*cfg.Chat.Timeout)
 }
 
 // rewriter returns the follow-up rewriter for the configured models (see rewriterFor).

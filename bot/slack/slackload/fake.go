@@ -33,12 +33,13 @@ type FakeSlack struct {
 	mu      sync.Mutex
 	replies map[string]*reply // channel -> the reply awaited there
 	calls   map[string]int
+	finals  map[string]string // channel -> the text of the last message with blocks
 	ts      int
 }
 
 // NewFakeSlack starts the fake on a loopback port; Close stops it.
 func NewFakeSlack() *FakeSlack {
-	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}}
+	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}, finals: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -58,6 +59,14 @@ func (f *FakeSlack) Calls() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// FinalText returns the text of the last message with blocks (a final reply) written in
+// channel, "" when none.
+func (f *FakeSlack) FinalText(channel string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.finals[channel]
 }
 
 // expect registers the next reply in channel and returns what will report it.
@@ -113,6 +122,9 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		resp = map[string]any{"ok": true, "usergroups": []any{}}
 	default:
 		resp = map[string]any{"ok": false, "error": "unknown_method"}
+	}
+	if r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
+		f.finals[channel] = r.Form.Get("text")
 	}
 	if pending != nil && r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
 		select {

@@ -1,0 +1,52 @@
+package pgbot_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/internal/bottest"
+	"github.com/citahq/cita/rag"
+)
+
+// Suggested questions: only those asked by two people or more, only those whose answers cite
+// documents the viewer may read (an hr question is never suggested to someone outside hr).
+func TestPopularQuestionsNeedTwoAskersAndReadableSources(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	h := bot.NewHandler(env.Pipeline, env.Bot, bot.HandlerOptions{})
+	hrScope := rag.MustScope("everyone", "hr")
+	ask := func(user, text string, scope rag.Scope) {
+		out := h.Handle(ctx, bot.Incoming{Conversation: bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "D" + user},
+			UserID: user, Text: text, Scope: scope, Audience: bot.AudiencePrivate}, nil)
+		if !out.Answered() || out.Abstained {
+			t.Fatalf("%s asking %q: %+v", user, text, out)
+		}
+	}
+	ask("U1", "How many vacation days do I get per year?", rag.MustScope("everyone"))
+	ask("U2", "how many vacation days do I get per year", rag.MustScope("everyone"))
+	ask("U3", "How many vacation days do I get per year?", rag.MustScope("everyone"))
+	ask("UHR1", "What is the base salary of band B7?", hrScope)
+	ask("UHR2", "What is the base salary of band B7?", hrScope)
+	ask("U1", "Can I work remotely from another country?", rag.MustScope("everyone")) // one asker only
+
+	got, err := env.Bot.PopularQuestions(ctx, "slack", "T1", rag.MustScope("everyone"), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.Contains(strings.ToLower(got[0]), "vacation days") {
+		t.Fatalf("suggested to everyone: %q, want only the vacation question", got)
+	}
+	got, _ = env.Bot.PopularQuestions(ctx, "slack", "T1", hrScope, 5)
+	if len(got) != 2 || !strings.Contains(got[0], "vacation") || !strings.Contains(got[1], "B7") {
+		t.Fatalf("suggested to hr: %q, want vacation (3 askers) then B7 (2)", got)
+	}
+	if got, _ := env.Bot.PopularQuestions(ctx, "slack", "T2", hrScope, 5); len(got) != 0 {
+		t.Fatalf("another workspace got %q", got)
+	}
+	if _, err := env.Bot.PopularQuestions(ctx, "slack", "T1", rag.Scope{}, 5); err == nil {
+		t.Fatal("an empty scope listed questions")
+	}
+}

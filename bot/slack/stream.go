@@ -1,0 +1,232 @@
+package slack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"golang.org/x/time/rate"
+
+	"github.com/citahq/cita/bot"
+)
+
+// Slack's rate tiers for native streaming, per method, workspace and app: chat.startStream and
+// chat.stopStream are Tier 2 (20+ a minute), chat.appendStream Tier 4 (100+ a minute). One
+// stream spends one start and one stop, so one token of streamTier covers both.
+var (
+	streamTier = rate.Limit(20.0 / 60)
+	appendTier = rate.Limit(100.0 / 60)
+)
+
+// streamLimits are the adapter's budgets for native streaming. They are per process: several
+// replicas may together exceed a tier, and then Slack's 429s are honoured (a throttled append
+// waits for the next one or the stop; a refused start falls back to chat.update).
+type streamLimits struct {
+	streams *rate.Limiter
+	appends *rate.Limiter
+}
+
+func newStreamLimits() streamLimits {
+	return streamLimits{streams: rate.NewLimiter(streamTier, 10), appends: rate.NewLimiter(appendTier, 20)}
+}
+
+// stream is one answer in an assistant thread, streamed natively: chat.startStream with the
+// first words (at once), chat.appendStream at most once per UpdateInterval with what came
+// since, chat.stopStream with the sources and feedback buttons. Where streaming is unavailable
+// (an older workspace, GovSlack, the tier spent) it falls back to a placeholder updated with
+// chat.update (see reply).
+type stream struct {
+	a *Adapter
+	q question
+
+	mu       sync.Mutex
+	text     strings.Builder // everything received
+	sent     int             // bytes of text already on Slack
+	ts       string          // the streamed message, once started
+	fallback *reply          // non-nil once streaming was given up
+	holdOff  time.Time       // no append before this (a 429's Retry-After)
+
+	kick     chan struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     sync.WaitGroup
+}
+
+// newStream starts the loop that sends q's answer as it arrives.
+func (a *Adapter) newStream(ctx context.Context, q question) *stream {
+	s := &stream{a: a, q: q, kick: make(chan struct{}, 1), stop: make(chan struct{})}
+	s.done.Add(1)
+	go s.loop(ctx)
+	return s
+}
+
+// delta receives streamed answer text; the first words are sent at once.
+func (s *stream) delta(d string) {
+	s.mu.Lock()
+	s.text.WriteString(d)
+	fb, first := s.fallback, s.ts == ""
+	s.mu.Unlock()
+	if fb != nil {
+		fb.delta(d)
+		return
+	}
+	if first {
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// queued shows the question's place in line in the thread's status.
+func (s *stream) queued(position int) {
+	ctx, cancel := context.WithTimeout(s.a.work, 5*time.Second)
+	defer cancel()
+	s.a.setStatus(ctx, s.q, fmt.Sprintf("Waiting in line (%d)…", position))
+}
+
+func (s *stream) loop(ctx context.Context) {
+	defer s.done.Done()
+	tick := time.NewTicker(s.a.opts.UpdateInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-s.kick:
+		}
+		s.send(ctx)
+	}
+}
+
+// send puts the text not yet on Slack there: starting the stream, or appending to it.
+func (s *stream) send(ctx context.Context) {
+	s.mu.Lock()
+	if s.fallback != nil || s.text.Len() == s.sent || time.Now().Before(s.holdOff) {
+		s.mu.Unlock()
+		return
+	}
+	text, ts, sent := s.text.String(), s.ts, s.sent
+	s.mu.Unlock()
+	chunk := escape(text[sent:]) // deltas end on rune boundaries, and escaping never splits
+	if ts == "" {
+		s.start(ctx, text, chunk)
+		return
+	}
+	if !s.a.streamLimits.appends.Allow() {
+		return // the tier is spent: this text goes with the next append or the stop
+	}
+	_, _, err := s.a.api.AppendStreamContext(ctx, s.q.channel, ts, slack.MsgOptionMarkdownText(chunk))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if wait, ok := rateLimited(err); ok {
+		s.holdOff = time.Now().Add(max(wait, time.Second))
+		return
+	}
+	if err != nil {
+		s.a.logger.WarnContext(ctx, "append to slack stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+		return
+	}
+	s.sent = len(text)
+}
+
+// start opens the stream with the first words, or falls back to chat.update when Slack (or the
+// tier) does not allow it.
+func (s *stream) start(ctx context.Context, text, chunk string) {
+	a := s.a
+	var err error
+	var ts string
+	if a.streamLimits.streams.Allow() {
+		_, ts, err = a.api.StartStreamContext(ctx, s.q.channel, slack.MsgOptionTS(s.q.threadTS),
+			slack.MsgOptionRecipientTeamID(s.q.team), slack.MsgOptionRecipientUserID(s.q.user), slack.MsgOptionMarkdownText(chunk))
+	} else {
+		err = errStreamTierSpent
+	}
+	if err == nil {
+		s.mu.Lock()
+		s.ts, s.sent = ts, len(text)
+		s.mu.Unlock()
+		a.trace("first_words", s.q.received)
+		return
+	}
+	a.logger.InfoContext(ctx, "slack native streaming unavailable; updating a message instead", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+	r := a.prepareReply(s.q)
+	r.style = replyStyle{feedbackButtons: true}
+	r.delta(text)
+	r.post(ctx, s.q.ts)
+	a.trace("first_words", s.q.received)
+	s.mu.Lock()
+	s.fallback = r
+	s.mu.Unlock()
+}
+
+// errStreamTierSpent stands for a start the adapter did not try: this replica already started
+// as many streams as chat.startStream's tier allows for now.
+var errStreamTierSpent = streamError("chat.startStream tier spent")
+
+type streamError string
+
+func (e streamError) Error() string { return string(e) }
+
+// finish writes the final reply: chat.stopStream with the rest of the text, the sources and the
+// feedback buttons; when the final text differs from what streamed (citations removed, the
+// model timed out), the message is then rewritten with chat.update. With nothing streamed
+// (a reason, or an answer faster than the first tick) it is posted as one message. It may be
+// called again after a panic.
+func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.done.Wait()
+	s.mu.Lock()
+	fb, ts, text, sent := s.fallback, s.ts, s.text.String(), s.sent
+	s.mu.Unlock()
+	if fb != nil {
+		fb.finish(ctx, out)
+		return
+	}
+	a := s.a
+	blocks, fallback := renderReplyWith(out, replyStyle{feedbackButtons: true})
+	if ts == "" {
+		r := a.prepareReply(s.q)
+		r.style = replyStyle{feedbackButtons: true}
+		r.finish(ctx, out)
+		return
+	}
+	tail := blocks[len(blocks)-len(tailBlocks(out, replyStyle{feedbackButtons: true})):]
+	same := strings.TrimSpace(text) == strings.TrimSpace(out.Text)
+	opts := []slack.MsgOption{}
+	if same && sent < len(text) {
+		opts = append(opts, slack.MsgOptionMarkdownText(escape(text[sent:])))
+	}
+	if same && len(tail) > 0 {
+		opts = append(opts, slack.MsgOptionBlocks(tail...))
+	}
+	err := withRetry(ctx, func() error {
+		_, _, err := a.api.StopStreamContext(ctx, s.q.channel, ts, opts...)
+		return err
+	})
+	if err != nil {
+		a.logger.WarnContext(ctx, "stop slack stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+	}
+	if !same || err != nil {
+		err = withRetry(ctx, func() error {
+			_, _, _, err := a.api.UpdateMessageContext(ctx, s.q.channel, ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+			return err
+		})
+		if err != nil {
+			a.logger.ErrorContext(ctx, "write slack answer over its stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+		}
+	}
+	if out.AnswerID != 0 {
+		if err := a.opts.Store.SetReplyRef(ctx, out.AnswerID, ts); err != nil {
+			a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
+		}
+	}
+	a.trace("final", s.q.received)
+}
