@@ -110,4 +110,3 @@ func findQuestions(dir string) string {
 	}
 	return ""
 }
-
