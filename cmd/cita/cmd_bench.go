@@ -59,10 +59,18 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	questions := fs.String("questions", "", "with --corpus: the questions (JSON Lines, a \"text\" or \"question\" per line; default: the folder's queries.jsonl or questions.jsonl)")
 	repeat := fs.Int("repeat", 1, "with --corpus: ask every question this many times")
 	questionWords := fs.Int("question-words", 0, "synthetic questions of exactly this many words (default: 6-25 words each)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (go tool pprof) to FILE")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
 	officeDir := fs.String("office-dir", "", "with --office: write the files here and keep them (default: a temporary folder)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if *corpus != "" {
 		return runCorpusBench(ctx, e, *corpus, *questions, *repeat, *asJSON)
