@@ -19,6 +19,7 @@ type Store interface {
 	ReplaceDocument(ctx context.Context, doc rag.Document, chunks []rag.Chunk) (id, version int64, err error)
 	SearchVector(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
 	SearchVectorExact(ctx context.Context, vec []float32, scope rag.Scope, k int) ([]rag.ArmHit, error)
+	SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Scope, k int) ([]rag.ArmHit, []string, error)
 	CompactStats(ctx context.Context) (int64, error)
 	BeginBulkLoad(ctx context.Context) (end func(context.Context) error, err error)
 	Distances(ctx context.Context, vec []float32, ids []int64) (map[int64]float64, error)
@@ -26,12 +27,14 @@ type Store interface {
 
 // Config is one benchmark run over an empty namespace.
 type Config struct {
-	Chunks   int
-	Queries  int
-	Store    Store
-	Embedder rag.Embedder
-	Search   rag.Searcher
-	Progress func(string)
+	Chunks  int
+	Queries int
+	// QuestionWords fixes the questions' length; 0 draws each from 6-25 words.
+	QuestionWords int
+	Store         Store
+	Embedder      rag.Embedder
+	Search        rag.Searcher
+	Progress      func(string)
 	// Writers is how many documents are embedded and written at once (default 4).
 	Writers int
 }
@@ -42,17 +45,8 @@ type Result struct {
 	IndexChunksPerS float64 `json:"index_chunks_per_s"`
 	// IncrementalChunksPerS is the rate of adding 2% more with the vector index in place.
 	IncrementalChunksPerS float64 `json:"incremental_chunks_per_s"`
-	HybridP50             float64 `json:"hybrid_p50_ms"`
-	HybridP95             float64 `json:"hybrid_p95_ms"`
-	VectorP50             float64 `json:"vector_p50_ms"`
-	VectorP95             float64 `json:"vector_p95_ms"`
-	ANNRecall10           float64 `json:"ann_recall@10"`
-	// Inside hybrid: each arm's own time (the arms run concurrently).
-	FTSArmP50    float64 `json:"fts_arm_p50_ms"`
-	FTSArmP95    float64 `json:"fts_arm_p95_ms"`
-	VectorArmP50 float64 `json:"vector_arm_p50_ms"`
-	VectorArmP95 float64 `json:"vector_arm_p95_ms"`
-	FilterShare  float64 `json:"filter_share"`
+	Latencies
+	FilterShare float64 `json:"filter_share"`
 }
 
 const chunksPerDoc = 20
@@ -193,60 +187,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.IncrementalChunksPerS = float64(n) / time.Since(start).Seconds()
 	res.Chunks += n
 	l.progress(fmt.Sprintf("indexed at %.0f chunks/s (bulk), %.0f chunks/s (incremental); querying", res.IndexChunksPerS, res.IncrementalChunksPerS))
-	samples := l.samples
-	g := l.gen
-
-	var hybrid, vector, ftsArm, vecArm []time.Duration
-	var recall float64
-	for i, s := range samples {
-		q := g.queryFrom(s.text)
-		scope := rag.MustScope(s.group)
-		vecs, err := cfg.Embedder.Embed(ctx, []string{q})
-		if err != nil {
-			return nil, err
+	questions := make([]Query, len(l.samples))
+	for i, s := range l.samples {
+		lang := "es"
+		if i%2 == 1 {
+			lang = "en"
 		}
-		// Warm both paths once before timing.
-		if i == 0 {
-			if _, err := cfg.Search.Search(ctx, rag.SearchRequest{Query: q, Scope: scope}); err != nil {
-				return nil, err
-			}
-		}
-		t0 := time.Now()
-		sr, err := cfg.Search.Search(ctx, rag.SearchRequest{Query: q, Scope: scope, Limit: 10})
-		if err != nil {
-			return nil, err
-		}
-		hybrid = append(hybrid, time.Since(t0))
-		ftsArm = append(ftsArm, sr.Trace.Timings["fts"])
-		vecArm = append(vecArm, sr.Trace.Timings["embed"]+sr.Trace.Timings["vector"])
-		t0 = time.Now()
-		ann, err := cfg.Store.SearchVector(ctx, vecs[0], scope, 10)
-		if err != nil {
-			return nil, err
-		}
-		vector = append(vector, time.Since(t0))
-		exact, err := cfg.Store.SearchVectorExact(ctx, vecs[0], scope, 10)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]int64, len(ann))
-		for i, h := range ann {
-			ids[i] = h.ChunkID
-		}
-		dist, err := cfg.Store.Distances(ctx, vecs[0], ids)
-		if err != nil {
-			return nil, err
-		}
-		recall += recallWithTies(ann, exact, dist)
+		questions[i] = Query{Text: l.gen.questionFrom(s.text, l.gen.questionLength(cfg.QuestionWords), lang), Group: s.group}
 	}
-	if len(samples) > 0 {
-		recall /= float64(len(samples))
+	lat, err := measure(ctx, cfg.Store, cfg.Embedder, cfg.Search, questions, true)
+	if err != nil {
+		return nil, err
 	}
-	res.ANNRecall10 = recall
-	res.HybridP50, res.HybridP95 = pct(hybrid, 0.5), pct(hybrid, 0.95)
-	res.VectorP50, res.VectorP95 = pct(vector, 0.5), pct(vector, 0.95)
-	res.FTSArmP50, res.FTSArmP95 = pct(ftsArm, 0.5), pct(ftsArm, 0.95)
-	res.VectorArmP50, res.VectorArmP95 = pct(vecArm, 0.5), pct(vecArm, 0.95)
+	res.Latencies = *lat
 	return res, nil
 }
 

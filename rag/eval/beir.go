@@ -110,3 +110,35 @@ func readJSONL[T any](path string, add func(T)) error {
 	}
 	return sc.Err()
 }
+
+// LoadCorpus reads only a BEIR folder's corpus.jsonl, for runs that need no judgements (speed).
+// It returns an error naming the file and line of bad input.
+func LoadCorpus(dir string) (*Dataset, error) {
+	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir))}
+	if err := readJSONL(filepath.Join(dir, "corpus.jsonl"), func(d CorpusDoc) { ds.Corpus = append(ds.Corpus, d) }); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// LoadQuestions reads the question texts of a JSON Lines file: BEIR's queries.jsonl ("text") or
+// a handbook set's questions.jsonl ("question"). It returns an error naming the line of bad
+// input, or when the file holds no question.
+func LoadQuestions(path string) ([]string, error) {
+	var out []string
+	err := readJSONL(path, func(q struct {
+		Text     string `json:"text"`
+		Question string `json:"question"`
+	}) {
+		if t := strings.TrimSpace(q.Text + " " + q.Question); t != "" {
+			out = append(out, t)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no question (want a \"text\" or \"question\" field per line)", path)
+	}
+	return out, nil
+}

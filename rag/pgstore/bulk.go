@@ -141,13 +141,11 @@ func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 		if !pending {
 			return nil
 		}
-		if _, err := tx.Exec(ctx, `SELECT cita_rebuild_stats()`); err != nil {
+		// The global and the per-access-class statistics (their triggers skipped the load's
+		// rows alike), in one pass over the chunks, in this transaction: before the triggers
+		// count again.
+		if _, err := tx.Exec(ctx, `SELECT cita_rebuild_all_stats()`); err != nil {
 			return fmt.Errorf("rebuild term statistics: %w", err)
-		}
-		// The per-access-class statistics skipped their deltas too (their triggers read the
-		// same row): rebuilt in this transaction, before the triggers count again.
-		if _, err := tx.Exec(ctx, `SELECT cita_rebuild_class_stats()`); err != nil {
-			return fmt.Errorf("rebuild per-class term statistics: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE bulk_load SET stats_pending = false`); err != nil {
 			return fmt.Errorf("record rebuilt statistics: %w", err)

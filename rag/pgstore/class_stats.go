@@ -17,29 +17,27 @@ type readable struct {
 	classes []int64
 }
 
-// readableOf returns the classes the groups may read. It returns an error when the database
-// cannot be read.
-func (s *Store) readableOf(ctx context.Context, groups []string) (readable, error) {
-	r := readable{groups: groups}
-	if err := s.pool.QueryRow(ctx, `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM access_classes WHERE groups && $1::text[]`,
-		groups).Scan(&r.classes); err != nil {
-		return readable{}, fmt.Errorf("full-text search: access classes: %w", err)
-	}
-	return r, nil
-}
+// readableSQL returns the classes the groups ($1) may read.
+const readableSQL = `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM access_classes WHERE groups && $1::text[]`
 
-// scopeCorpusSQL returns, per vector kind, the chunk count and summed lengths of the readable
-// classes ($1), pending deltas included.
+// scopeCorpusSQL returns, per vector kind, the chunk count and summed lengths of the classes
+// the groups ($1) may read, pending deltas included.
 const scopeCorpusSQL = `
+WITH cls AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM access_classes WHERE groups && $1::text[])
 SELECT kind::text, sum(chunks)::bigint, sum(total_len)::bigint FROM (
-	SELECT kind, chunks, total_len FROM class_corpus_stats WHERE class_id = ANY($1::bigint[])
+	SELECT kind, chunks, total_len FROM class_corpus_stats WHERE class_id = ANY((SELECT ids FROM cls)::bigint[])
 	UNION ALL
-	SELECT kind, chunks, total_len FROM class_corpus_delta WHERE class_id = ANY($1::bigint[])
+	SELECT kind, chunks, total_len FROM class_corpus_delta WHERE class_id = ANY((SELECT ids FROM cls)::bigint[])
 ) x GROUP BY kind`
 
-// simpleDFSQL counts the chunks the scope ($2, groups) may read whose simple vector holds the
-// tsquery $1, up to 10,000: the fallback for words the stemmed vocabulary lacks, rare by nature.
-const simpleDFSQL = `SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv_simple @@ $1::tsquery AND groups && $2::text[] LIMIT 10000) x`
+// simpleDFSQL counts, for each tsquery of $1 in order, the chunks the scope ($2, groups) may
+// read whose simple vector holds it, up to 10,000: the fallback for words the stemmed vocabulary
+// lacks, rare by nature.
+const simpleDFSQL = `
+SELECT n FROM unnest($1::text[]) WITH ORDINALITY AS q(query, ord)
+CROSS JOIN LATERAL (SELECT count(*) AS n FROM (
+	SELECT 1 FROM chunks WHERE tsv_simple @@ q.query::tsquery AND groups && $2::text[] LIMIT 10000) x) c
+ORDER BY q.ord`
 
 // RebuildClassStats recomputes the per-class term statistics from the chunks, as
 // cita_rebuild_stats does for the global ones: after a bulk load, whose writes skip the triggers.

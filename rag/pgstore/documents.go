@@ -40,6 +40,12 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		}
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The commit does not wait for the disk: a crash can lose the last fraction of a second
+		// of indexed documents, whole (never half), and the next sync indexes them again; waiting
+		// for each document's flush cost indexing about a third of its time.
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			return fmt.Errorf("index without waiting for the flush: %w", err)
+		}
 		err := tx.QueryRow(ctx, `
 			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb))

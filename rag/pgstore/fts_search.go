@@ -31,20 +31,54 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if scope.Empty() {
 		return nil, nil, rag.ErrNoScope
 	}
-	r, err := s.readableOf(ctx, scope.Groups())
-	if err != nil {
-		return nil, nil, err
-	}
 	asked := queryWords(query.Text)
 	var alt []string
 	if query.AltWeight > 0 {
 		alt = queryWords(query.Alt)
 	}
-	terms, err := s.lookupTerms(ctx, append(asked, alt...), fuzzyWords(asked, alt), r)
+	words := append(asked, alt...)
+	if len(words) == 0 {
+		return nil, nil, nil
+	}
+	// One round trip for what every query needs: the readable classes, the words' lexemes and
+	// frequencies, and the readable corpus's size.
+	batch := &pgx.Batch{}
+	batch.Queue(readableSQL, scope.Groups())
+	batch.Queue(termsSQL, words, scope.Groups())
+	batch.Queue(scopeCorpusSQL, scope.Groups())
+	br := s.pool.SendBatch(ctx, batch)
+	r := readable{groups: scope.Groups()}
+	if err := br.QueryRow().Scan(&r.classes); err != nil {
+		br.Close()
+		return nil, nil, fmt.Errorf("full-text search: access classes: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, nil, fmt.Errorf("look up query terms: %w", err)
+	}
+	byWord, err := scanLookup(rows)
+	if err != nil {
+		br.Close()
+		return nil, nil, err
+	}
+	n, avg, err := scanCorpus(br)
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("full-text search: %w", cerr)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	terms, err := s.resolveTerms(ctx, words, fuzzyWords(asked, alt), byWord, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	terms = weighTranslated(terms, len(asked), query.AltWeight)
+	if len(terms) == 0 {
+		return nil, nil, nil
+	}
+	withIDF(terms, n)
+	terms = strongestWords(terms, maxScoredWords)
 	var labels []string
 	for _, t := range terms {
 		label := t.Lexeme
@@ -59,28 +93,6 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		}
 		labels = append(labels, label)
 	}
-	if len(terms) == 0 {
-		return nil, labels, nil
-	}
-	var n = map[string]int64{}
-	var avg = map[string]float64{}
-	rows, err := s.pool.Query(ctx, scopeCorpusSQL, r.classes)
-	if err != nil {
-		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
-	}
-	for rows.Next() {
-		var kind string
-		var chunks, total int64
-		if err := rows.Scan(&kind, &chunks, &total); err != nil {
-			return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
-		}
-		n[kind] = chunks
-		avg[kind] = float64(total) / float64(max(chunks, 1))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
-	}
-	withIDF(terms, n)
 
 	var candT, candS []string
 	for _, t := range candidateTerms(terms, int64(s.FTSCandidateBudget)) {
@@ -90,15 +102,15 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 			candT = append(candT, t.Lexeme)
 		}
 	}
-	words := make([]int32, len(terms))
+	nums := make([]int32, len(terms))
 	kinds := make([]string, len(terms))
 	lexemes := make([]string, len(terms))
 	idfs := make([]float64, len(terms))
 	for i, t := range terms {
-		words[i], kinds[i], lexemes[i], idfs[i] = int32(t.Word), t.Kind, t.Lexeme, t.IDF*t.Weight
+		nums[i], kinds[i], lexemes[i], idfs[i] = int32(t.Word), t.Kind, t.Lexeme, t.IDF*t.Weight
 	}
 	rows, err = s.pool.Query(ctx, ftsSQL,
-		words, kinds, lexemes, idfs,
+		nums, kinds, lexemes, idfs,
 		scope.Groups(), tsqueryOr(candT), tsqueryOr(candS),
 		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k)
 	if err != nil {
@@ -115,6 +127,30 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		hits[i].Rank = i + 1
 	}
 	return hits, labels, nil
+}
+
+// scanCorpus reads scopeCorpusSQL's result from the batch: per vector kind, the readable chunks
+// and their average length.
+func scanCorpus(br pgx.BatchResults) (n map[string]int64, avg map[string]float64, err error) {
+	n, avg = map[string]int64{}, map[string]float64{}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind string
+		var chunks, total int64
+		if err := rows.Scan(&kind, &chunks, &total); err != nil {
+			return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+		}
+		n[kind] = chunks
+		avg[kind] = float64(total) / float64(max(chunks, 1))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("full-text search: corpus stats: %w", err)
+	}
+	return n, avg, nil
 }
 
 // fuzzyWords says which words may be corrected when the index lacks them: without a

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/citahq/cita/rag"
 )
 
@@ -39,42 +41,39 @@ func queryWords(q string) []string {
 	return out
 }
 
-// lookupTerms turns query words into lexemes with their document frequencies among what r may
-// read (class_stats.go): each word's Spanish, English and unstemmed forms against the stemmed
-// vector, its unstemmed form against the simple vector when no stemmed form is known, and the
-// nearest vocabulary lexemes (pg_trgm) for words the index has never seen (typos) among those
-// fuzzy allows (nil allows all). Every word counts only what r may read, a translated
-// alternative's as much as the asked words'. Stopwords in either language are dropped.
-func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, r readable) (terms []queryTerm, err error) {
-	if len(words) == 0 {
-		return nil, nil
-	}
-	rows, err := s.pool.Query(ctx, `
-		WITH w AS (
-			SELECT ord::int, word, cita_unaccent(lower(word)) AS plain FROM unnest($1::text[]) WITH ORDINALITY AS w(word, ord)
-		), v AS (
-			SELECT ord, plain,
-				to_tsvector('spanish', plain) AS es, to_tsvector('english', plain) AS en, to_tsvector('simple', plain) AS si
-			FROM w
-		), lx AS (
-			SELECT DISTINCT ord, 't' AS kind, l AS lexeme FROM v, unnest(tsvector_to_array(es || en || si)) l
-			WHERE length(es) > 0 AND length(en) > 0
-			UNION
-			SELECT ord, 's', l FROM v, unnest(tsvector_to_array(si)) l
-			WHERE length(es) > 0 AND length(en) > 0
-		)
-		SELECT lx.ord, lx.kind, lx.lexeme,
-			CASE WHEN lx.kind = 't' THEN
-				-- Counted in the readable access classes only (class_stats.go).
-				coalesce((SELECT sum(st.df) FROM class_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.class_id = ANY($2::bigint[])), 0) +
-				coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.class_id = ANY($2::bigint[])), 0)
-			ELSE -1 -- counted below, only for the words that need the fallback
-			END
-		FROM lx
-		ORDER BY lx.ord, lx.kind, lx.lexeme`, words, r.classes)
-	if err != nil {
-		return nil, fmt.Errorf("look up query terms: %w", err)
-	}
+// termsSQL turns query words ($1) into lexemes with their document frequencies among the
+// access classes the groups $2 may read (class_stats.go): each word's Spanish, English and
+// unstemmed forms against the stemmed vector, and its unstemmed form for the simple vector
+// (counted later, only for the words that need it). Stopwords in either language yield nothing.
+const termsSQL = `
+WITH cls AS (
+	SELECT coalesce(array_agg(id), '{}') AS ids FROM access_classes WHERE groups && $2::text[]
+), w AS (
+	SELECT ord::int, word, cita_unaccent(lower(word)) AS plain FROM unnest($1::text[]) WITH ORDINALITY AS w(word, ord)
+), v AS (
+	SELECT ord, plain,
+		to_tsvector('spanish', plain) AS es, to_tsvector('english', plain) AS en, to_tsvector('simple', plain) AS si
+	FROM w
+), lx AS (
+	SELECT DISTINCT ord, 't' AS kind, l AS lexeme FROM v, unnest(tsvector_to_array(es || en || si)) l
+	WHERE length(es) > 0 AND length(en) > 0
+	UNION
+	SELECT ord, 's', l FROM v, unnest(tsvector_to_array(si)) l
+	WHERE length(es) > 0 AND length(en) > 0
+)
+SELECT lx.ord, lx.kind, lx.lexeme,
+	CASE WHEN lx.kind = 't' THEN
+		-- Counted in the readable access classes only (class_stats.go).
+		coalesce((SELECT sum(st.df) FROM class_lexeme_stats st WHERE st.lexeme = lx.lexeme AND st.class_id = ANY((SELECT ids FROM cls)::bigint[])), 0) +
+		coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = lx.lexeme AND d.class_id = ANY((SELECT ids FROM cls)::bigint[])), 0)
+	ELSE -1 -- counted below, only for the words that need the fallback
+	END
+FROM lx
+ORDER BY lx.ord, lx.kind, lx.lexeme`
+
+// scanLookup reads termsSQL's rows into each word's variants, by word number (1-based).
+func scanLookup(rows pgx.Rows) (map[int][]queryTerm, error) {
+	defer rows.Close()
 	byWord := map[int][]queryTerm{}
 	for rows.Next() {
 		var t queryTerm
@@ -87,92 +86,166 @@ func (s *Store) lookupTerms(ctx context.Context, words []string, fuzzy []bool, r
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("look up query terms: %w", err)
 	}
+	return byWord, nil
+}
+
+// resolveTerms turns the looked-up variants of words into the terms to search: the stemmed
+// forms the readable part of the index knows; for a word it lacks, the unstemmed form when the
+// simple vector holds it; else, among the words fuzzy allows (nil allows all), the nearest
+// vocabulary lexemes (pg_trgm) of the longest few (typos). Every word counts only what r may
+// read, a translated alternative's as much as the asked words'.
+func (s *Store) resolveTerms(ctx context.Context, words []string, fuzzy []bool, byWord map[int][]queryTerm, r readable) (terms []queryTerm, err error) {
 	var unknown []int
+	var fallback []queryTerm // simple-vector forms of the words the stemmed vocabulary lacks
 	for ord := 1; ord <= len(words); ord++ {
-		variants := byWord[ord]
-		if len(variants) == 0 {
-			continue // a stopword
-		}
-		known, simple := false, []queryTerm{}
-		for _, t := range variants {
+		known := false
+		for _, t := range byWord[ord] {
 			if t.Kind == "t" && t.DF > 0 {
 				known = true
 				terms = append(terms, t)
 			}
 		}
-		if !known {
-			for _, t := range variants {
-				if t.Kind != "s" {
-					continue
-				}
-				// A fallback for words the stemmed vocabulary lacks (names in another language):
-				// rare by nature, so counting them through the GIN index is cheap.
-				if err := s.pool.QueryRow(ctx, simpleDFSQL, tsqueryOr([]string{t.Lexeme}), r.groups).Scan(&t.DF); err != nil {
-					return nil, fmt.Errorf("count %q: %w", t.Lexeme, err)
-				}
-				if t.DF > 0 {
-					simple = append(simple, t)
-				}
+		if known {
+			continue
+		}
+		for _, t := range byWord[ord] {
+			if t.Kind == "s" {
+				fallback = append(fallback, t)
 			}
 		}
-		switch {
-		case known:
-		case len(simple) > 0:
-			terms = append(terms, simple...)
-		default:
+	}
+	// A fallback for words the stemmed vocabulary lacks (names in another language): rare by
+	// nature, so counting them through the GIN index is cheap; all of them in one round trip.
+	counted, err := s.countSimple(ctx, fallback, r)
+	if err != nil {
+		return nil, err
+	}
+	found := map[int]bool{}
+	for _, t := range counted {
+		if t.DF > 0 {
+			terms = append(terms, t)
+			found[t.Word] = true
+		}
+	}
+	for ord := 1; ord <= len(words); ord++ {
+		if len(byWord[ord]) == 0 || found[ord] {
+			continue // a stopword, or found by its simple form
+		}
+		known := false
+		for _, t := range byWord[ord] {
+			known = known || (t.Kind == "t" && t.DF > 0)
+		}
+		if !known {
 			unknown = append(unknown, ord)
 		}
 	}
+	var correct []int
 	for _, ord := range unknown {
-		if fuzzy != nil && !fuzzy[ord-1] {
-			continue
-		}
 		w := words[ord-1]
-		if len([]rune(w)) < 4 || rag.HasIdentifier(w) {
+		if (fuzzy != nil && !fuzzy[ord-1]) || len([]rune(w)) < 4 || rag.HasIdentifier(w) {
 			continue // short words and codes are not corrected: "ERR_4403" must not become ERR_4402
 		}
-		near, err := s.nearestLexemes(ctx, w, 2, r)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range near {
-			f.Word = ord
-			terms = append(terms, f)
-		}
+		correct = append(correct, ord)
 	}
-	return terms, nil
+	// A long question names many words a corpus lacks, most of them not typos: correcting every
+	// one would cost a vocabulary search each and add noise. The longest few are corrected.
+	sort.SliceStable(correct, func(i, j int) bool {
+		return len([]rune(words[correct[i]-1])) > len([]rune(words[correct[j]-1]))
+	})
+	if len(correct) > maxFuzzyWords {
+		correct = correct[:maxFuzzyWords]
+	}
+	sort.Ints(correct)
+	near, err := s.nearestLexemes(ctx, words, correct, 2, r)
+	if err != nil {
+		return nil, err
+	}
+	return append(terms, near...), nil
 }
 
-// nearestLexemes returns up to n vocabulary lexemes of the stemmed vector closest to word by
-// trigram similarity, weighted by that similarity. Candidates come from the whole vocabulary
-// (lexeme_stats), every one above pg_trgm's similarity threshold, and are kept only when what r
-// may read holds them, ranked by their similarity and their frequency there: a correction, its
-// rank and its frequency must not reveal that a word exists in documents the asker cannot see.
-func (s *Store) nearestLexemes(ctx context.Context, word string, n int, r readable) ([]queryTerm, error) {
-	rows, err := s.pool.Query(ctx, `
-		WITH q AS (SELECT cita_unaccent(lower($1::text)) AS w),
-		near AS (
-			SELECT st.lexeme, public.similarity(st.lexeme, q.w) AS sim,
-				-- Pending deltas count too: a document withheld, moved to other groups or deleted
-				-- since the last compaction must stop counting for this scope at once.
-				(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
-				 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = st.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
-			FROM lexeme_stats st, q
-			WHERE st.lexeme OPERATOR(public.%) q.w
-		)
-		SELECT lexeme, df, sim FROM near
-		WHERE df > 0
-		ORDER BY sim DESC, df DESC, lexeme
-		LIMIT $2`, word, n, r.classes)
+// maxFuzzyWords is how many unknown words of one question are corrected at most.
+const maxFuzzyWords = 3
+
+// fuzzyPool is how many of the vocabulary's closest lexemes to an unknown word are counted in
+// the scope; the readable ones among them are the corrections.
+const fuzzyPool = 30
+
+// countSimple sets the document frequency of each simple-vector term among the chunks r may
+// read, counting up to 10,000, in one query.
+func (s *Store) countSimple(ctx context.Context, terms []queryTerm, r readable) ([]queryTerm, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	queries := make([]string, len(terms))
+	for i, t := range terms {
+		queries[i] = tsqueryOr([]string{t.Lexeme})
+	}
+	rows, err := s.pool.Query(ctx, simpleDFSQL, queries, r.groups)
 	if err != nil {
-		return nil, fmt.Errorf("fuzzy-expand %q: %w", word, err)
+		return nil, fmt.Errorf("count unstemmed query terms: %w", err)
+	}
+	defer rows.Close()
+	out := append([]queryTerm(nil), terms...)
+	for i := 0; rows.Next(); i++ {
+		if err := rows.Scan(&out[i].DF); err != nil {
+			return nil, fmt.Errorf("count unstemmed query terms: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count unstemmed query terms: %w", err)
+	}
+	return out, nil
+}
+
+// nearestLexemes returns, for each word of words numbered in ords (1-based), up to n vocabulary
+// lexemes of the stemmed vector closest to it by trigram similarity, weighted by that
+// similarity, all in one query. Candidates come from the whole vocabulary (lexeme_stats): the
+// fuzzyPool closest above pg_trgm's similarity threshold, kept only when what r may read holds them,
+// ranked by their similarity and their frequency there: a correction, its rank and its
+// frequency must not reveal that a word exists in documents the asker cannot see.
+func (s *Store) nearestLexemes(ctx context.Context, words []string, ords []int, n int, r readable) ([]queryTerm, error) {
+	if len(ords) == 0 {
+		return nil, nil
+	}
+	asked := make([]string, len(ords))
+	nums := make([]int32, len(ords))
+	for i, ord := range ords {
+		asked[i], nums[i] = words[ord-1], int32(ord)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT q.ord, best.lexeme, best.df, best.sim
+		FROM unnest($1::text[], $4::int[]) AS q0(word, ord)
+		CROSS JOIN LATERAL (SELECT cita_unaccent(lower(q0.word)) AS w, q0.ord) q
+		CROSS JOIN LATERAL (
+			SELECT near.lexeme, near.df, near.sim FROM (
+				SELECT st.lexeme, st.sim,
+					-- Pending deltas count too: a document withheld, moved to other groups or
+					-- deleted since the last compaction must stop counting for this scope at once.
+					(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
+					 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = st.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
+				FROM (
+					-- The closest few of the whole vocabulary, before counting each in the scope:
+					-- a large vocabulary has hundreds of lexemes above the threshold.
+					SELECT v.lexeme, public.similarity(v.lexeme, q.w) AS sim FROM lexeme_stats v
+					WHERE v.lexeme OPERATOR(public.%) q.w
+					ORDER BY sim DESC, v.lexeme
+					LIMIT $5
+				) st
+			) near
+			WHERE near.df > 0
+			ORDER BY near.sim DESC, near.df DESC, near.lexeme
+			LIMIT $2
+		) best
+		ORDER BY q.ord, best.sim DESC, best.df DESC, best.lexeme`, asked, n, r.classes, nums, fuzzyPool)
+	if err != nil {
+		return nil, fmt.Errorf("fuzzy-expand %q: %w", asked, err)
 	}
 	defer rows.Close()
 	var out []queryTerm
 	for rows.Next() {
 		t := queryTerm{Kind: "t", Fuzzy: true}
-		if err := rows.Scan(&t.Lexeme, &t.DF, &t.Weight); err != nil {
-			return nil, fmt.Errorf("fuzzy-expand %q: %w", word, err)
+		if err := rows.Scan(&t.Word, &t.Lexeme, &t.DF, &t.Weight); err != nil {
+			return nil, fmt.Errorf("fuzzy-expand %q: %w", asked, err)
 		}
 		out = append(out, t)
 	}
@@ -186,6 +259,44 @@ func withIDF(terms []queryTerm, n map[string]int64) {
 		df := float64(terms[i].DF)
 		terms[i].IDF = math.Log(1 + (N-df+0.5)/(df+0.5))
 	}
+}
+
+// maxScoredWords is how many query words the full-text arm scores at most, so that its cost
+// stops growing with the question's length: candidates times terms.
+const maxScoredWords = 10
+
+// strongestWords keeps the terms of the max query words that can add the most to a chunk's
+// score (MaxScore's upper bound: the best variant's IDF times its weight), dropping the
+// commonest words of a long question, whose contribution is the smallest. Terms keep their order.
+func strongestWords(terms []queryTerm, max int) []queryTerm {
+	bound := map[int]float64{}
+	for _, t := range terms {
+		bound[t.Word] = math.Max(bound[t.Word], t.IDF*t.Weight)
+	}
+	if len(bound) <= max {
+		return terms
+	}
+	words := make([]int, 0, len(bound))
+	for w := range bound {
+		words = append(words, w)
+	}
+	sort.Slice(words, func(i, j int) bool {
+		if bound[words[i]] != bound[words[j]] {
+			return bound[words[i]] > bound[words[j]]
+		}
+		return words[i] < words[j]
+	})
+	keep := map[int]bool{}
+	for _, w := range words[:max] {
+		keep[w] = true
+	}
+	var out []queryTerm
+	for _, t := range terms {
+		if keep[t.Word] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // candidateTerms picks the terms that generate candidates: the rarest first, then more while
