@@ -4,17 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/citahq/cita/internal/fakeopenai"
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
 )
 
 // TestAskExplainListsAgentSteps runs `cita ask --explain` with chat.agent on against the fake
@@ -23,31 +17,9 @@ import (
 func TestAskExplainListsAgentSteps(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct{ path, title, text string }{
-		{"policies/travel.md", "Travel policy", "Every expense of 25 euros or more needs an itemised receipt; taxi fares always do."},
-		{"expenses/lisbon.md", "Lisbon trip expenses", "Taxi from the airport: 18 euros. Hotel: 236 euros. Metro card: 6 euros."},
-	} {
-		ch := rag.Chunk{Heading: d.title, Content: d.text}
-		ch.Embedding = emb.Vector(ch.Text())
-		if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
-			UpdatedAt: time.Now(), ContentHash: d.path, Groups: []string{"everyone"}}, []rag.Chunk{ch}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := store.CompactStats(ctx); err != nil {
-		t.Fatal(err)
-	}
-	pool.Close()
+	cs := indexedSchema(t,
+		testDoc{"policies/travel.md", "Travel policy", "en", []string{"everyone"}, "Every expense of 25 euros or more needs an itemised receipt; taxi fares always do."},
+		testDoc{"expenses/lisbon.md", "Lisbon trip expenses", "en", []string{"everyone"}, "Taxi from the airport: 18 euros. Hotel: 236 euros. Metro card: 6 euros."})
 
 	first := regexp.MustCompile(`(?m)^\[(\d+)\] `)
 	plan := []string{"itemised receipt policy", "Lisbon trip taxi hotel"}
