@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag/eval"
 )
 
@@ -17,10 +16,7 @@ func TestExactReferenceSet(t *testing.T) {
 	}
 	ctx := context.Background()
 	ix := newIndex(t, nil)
-	docs, _ := ds.Documents()
-	if _, err := evalindex.Documents(ctx, ix.store, ix.emb, ix.logger, "exactref", docs, []string{"eval"}); err != nil {
-		t.Fatal(err)
-	}
+	ix.add(t, ctx, ds)
 	got := checkNotBelowBetterArm(t, ctx, ix, ds)
 	if got["hybrid"] < 0.95 {
 		t.Errorf("hybrid nDCG@10 %.4f on exact references, want at least 0.95", got["hybrid"])
