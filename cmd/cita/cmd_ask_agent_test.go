@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/citahq/cita/internal/fakeopenai"
+	"github.com/citahq/cita/internal/syncbuf"
 )
 
 // TestAskExplainListsAgentSteps runs `cita ask --explain` with chat.agent on against the fake
@@ -52,7 +53,7 @@ chat:
 cache:
   enabled: false
 `, cs, fake.URL))
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	if code := run(ctx, []string{"--config", path, "ask", "--explain", "Which of my Lisbon expenses need a receipt?"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("ask exited %d: %s", code, stderr.String())
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/mcpserver"
 )
 
@@ -34,7 +35,7 @@ mcp:
 `, cs, addr))
 	cli := func(args ...string) (string, string) {
 		t.Helper()
-		var stdout, stderr syncBuffer
+		var stdout, stderr syncbuf.Buffer
 		if code := run(ctx, append([]string{"--config", path}, args...), &stdout, &stderr); code != 0 {
 			t.Fatalf("cita %v exited %d: %s", args, code, stderr.String())
 		}
@@ -51,7 +52,7 @@ mcp:
 
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	exited := make(chan int, 1)
 	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
 	waitFor(t, "/healthz", func() bool {
