@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citahq/cita/internal/keyrate"
 	"github.com/citahq/cita/rag"
 )
 
@@ -37,8 +38,8 @@ type HandlerOptions struct {
 type Handler struct {
 	answerer Answerer
 	store    Store
-	limiter  *userLimiter
-	teams    *userLimiter // nil: no workspace limit
+	limiter  *keyrate.Limiter
+	teams    *keyrate.Limiter // nil: no workspace limit
 	queue    *Queue
 	opts     HandlerOptions
 	logger   *slog.Logger
@@ -122,10 +123,10 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 	if in.Text == "" {
 		return reply(ReasonEmptyQuestion)
 	}
-	if !h.limiter.allow(in.Conversation.Platform+":"+in.Conversation.Workspace+":"+in.UserID, h.opts.Now()) {
+	if !h.limiter.Allow(in.Conversation.Platform+":"+in.Conversation.Workspace+":"+in.UserID, h.opts.Now()) {
 		return reply(ReasonRateLimited)
 	}
-	if h.teams != nil && !h.teams.allow(in.Conversation.Platform+":"+in.Conversation.Workspace, h.opts.Now()) {
+	if h.teams != nil && !h.teams.Allow(in.Conversation.Platform+":"+in.Conversation.Workspace, h.opts.Now()) {
 		return reply(ReasonWorkspaceRateLimited)
 	}
 	if in.Scope.Empty() {

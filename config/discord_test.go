@@ -33,13 +33,7 @@ func TestDiscordConfigValidate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := tt.cfg.Validate()
-			if tt.wantErr == "" && err != nil {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Fatalf("error %v, want one naming %s", err, tt.wantErr)
-			}
+			checkErr(t, tt.cfg.Validate(), nonEmpty(tt.wantErr)...)
 		})
 	}
 	if d := (DiscordConfig{}).WithDefaults(); d.Mode != "gateway" || d.Threads != "button" || len(d.DefaultGroups) != 1 || d.HTTPPath == "" {

@@ -1,8 +1,6 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,16 +26,7 @@ func TestMCPValidateNamesTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.m.Validate()
-			if tt.want == "" {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want one mentioning %q", err, tt.want)
-			}
+			checkErr(t, tt.m.Validate(), nonEmpty(tt.want)...)
 		})
 	}
 }
@@ -76,13 +65,4 @@ mcp:
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
 	}
-}
-
-func writeTemp(t *testing.T, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "cita.yaml")
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

@@ -25,16 +25,7 @@ func TestServerValidateNamesTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.s.Validate()
-			if tt.want == "" {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want one mentioning %q", err, tt.want)
-			}
+			checkErr(t, tt.s.Validate(), nonEmpty(tt.want)...)
 		})
 	}
 }

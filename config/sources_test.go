@@ -36,21 +36,7 @@ func TestValidateSources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := ValidateSources(tc.sources)
-			if len(tc.want) == 0 {
-				if err != nil {
-					t.Fatalf("valid sources rejected: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("accepted; want an error with %q", tc.want)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
-			}
+			checkErr(t, ValidateSources(tc.sources), tc.want...)
 		})
 	}
 }

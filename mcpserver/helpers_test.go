@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,19 +8,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/internal/testdb"
+	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/mcpserver"
 	"github.com/citahq/cita/mcpserver/pgtokens"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // groupDoc is a document readable by one group, carrying that group's canary phrase.
@@ -56,25 +55,8 @@ type bundle struct {
 	tokens *pgtokens.Store
 	store  *pgstore.Store
 	docIDs map[string]int64 // by group
-	audit  *syncBuffer
+	audit  *syncbuf.Buffer
 	now    time.Time
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 type setupOptions struct {
@@ -86,35 +68,13 @@ type setupOptions struct {
 
 func setup(t *testing.T, so setupOptions) *bundle {
 	t.Helper()
-	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
 	quiet := slog.New(slog.DiscardHandler)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.EnsureVectorIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
-	b := &bundle{tokens: pgtokens.New(pool), store: store, docIDs: map[string]int64{}, audit: &syncBuffer{}, now: time.Now()}
+	store := pgstoretest.New(t, emb.Info())
+	b := &bundle{tokens: pgtokens.New(store.Pool()), store: store, docIDs: map[string]int64{}, audit: &syncbuf.Buffer{}, now: time.Now()}
 	for i, d := range groupDocs {
-		ch := rag.Chunk{Heading: d.title, Content: d.text}
-		ch.Embedding = emb.Vector(ch.Text())
-		id, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
-			Owner: "Ops", UpdatedAt: time.Date(2025, 2, 1+i, 0, 0, 0, 0, time.UTC), ContentHash: d.path, Groups: []string{d.group}}, []rag.Chunk{ch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.docIDs[d.group] = id
-	}
-	if _, err := store.CompactStats(ctx); err != nil {
-		t.Fatal(err)
+		b.docIDs[d.group] = pgstoretest.Put(t, store, emb, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
+			Owner: "Ops", UpdatedAt: time.Date(2025, 2, 1+i, 0, 0, 0, 0, time.UTC), Groups: []string{d.group}}, d.text)
 	}
 	hybrid := rag.NewHybrid(store, emb, rag.DefaultHybridOptions())
 	defaults := so.defaultGroups

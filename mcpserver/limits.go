@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"sync"
-	"time"
 
-	"golang.org/x/time/rate"
+	"github.com/citahq/cita/internal/keyrate"
 )
 
 // Queue bounds the answers in progress across chat and MCP; *bot.Queue satisfies it. Acquire
@@ -21,48 +19,11 @@ type AskLimit struct {
 	Burst     int
 }
 
-// callerLimiter keeps a token bucket per caller, forgetting buckets idle for an hour.
-type callerLimiter struct {
-	limit AskLimit
-
-	mu      sync.Mutex
-	buckets map[string]*callerBucket
-	swept   time.Time
-}
-
-type callerBucket struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
-
-func newCallerLimiter(l AskLimit) *callerLimiter {
+// newCallerLimiter returns a token bucket per caller at l's rate, or nil (no limit) when
+// PerMinute is zero.
+func newCallerLimiter(l AskLimit) *keyrate.Limiter {
 	if l.PerMinute <= 0 {
 		return nil
 	}
-	return &callerLimiter{limit: l, buckets: map[string]*callerBucket{}}
-}
-
-// allow reports whether caller key may ask now, taking a token when so. A nil limiter allows
-// everything.
-func (c *callerLimiter) allow(key string, now time.Time) bool {
-	if c == nil {
-		return true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if now.Sub(c.swept) > time.Hour {
-		for k, b := range c.buckets {
-			if now.Sub(b.seen) > time.Hour {
-				delete(c.buckets, k)
-			}
-		}
-		c.swept = now
-	}
-	b, ok := c.buckets[key]
-	if !ok {
-		b = &callerBucket{lim: rate.NewLimiter(rate.Limit(c.limit.PerMinute/60), max(1, c.limit.Burst))}
-		c.buckets[key] = b
-	}
-	b.seen = now
-	return b.lim.AllowN(now, 1)
+	return keyrate.New(l.PerMinute, l.Burst)
 }

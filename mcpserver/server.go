@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/internal/keyrate"
 	"github.com/citahq/cita/rag"
 )
 
@@ -53,7 +54,7 @@ type Server struct {
 	opts    Options
 	logger  *slog.Logger
 	mcp     *mcp.Server
-	askRate *callerLimiter
+	askRate *keyrate.Limiter
 }
 
 // New returns a server with its tools registered.

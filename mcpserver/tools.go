@@ -181,7 +181,7 @@ func (s *Server) ask(ctx context.Context, c *Caller, in AskInput) (*mcp.CallTool
 	if err != nil {
 		return nil, AskOutput{}, 0, err
 	}
-	if !s.askRate.allow(strings.ToLower(c.Email), s.opts.Now()) {
+	if !s.askRate.Allow(strings.ToLower(c.Email), s.opts.Now()) {
 		return nil, AskOutput{}, 0, refuse("too many questions from %s: wait a minute (search is not limited)", c.Email)
 	}
 	if s.opts.Queue != nil {

@@ -146,6 +146,13 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		trace.Weights[ArmFTS] *= h.opts.IdentifierBoost
 	}
 	fused := FuseRRF(trace.Arms, trace.Weights, h.opts.ScoreAware)
+	// An exact reference ("art. 99") is the full-text arm's to answer: when both arms are
+	// fused, its order leads and a hit titled with the reference itself goes first.
+	ref, isRef := ParseReference(req.Query)
+	isRef = isRef && trace.Weights[ArmFTS] > 0 && trace.Weights[ArmVector] > 0
+	if isRef {
+		fused = leadWith(fused, ArmFTS)
+	}
 	if len(fused) > limit {
 		fused = fused[:limit]
 	}
@@ -171,6 +178,9 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		}
 		hit.Score, hit.ArmRank, hit.ArmScore = f.Score, f.ArmRank, f.ArmScore
 		res.Hits = append(res.Hits, hit)
+	}
+	if isRef {
+		res.Hits = promoteNamed(res.Hits, ref)
 	}
 	return res, nil
 }

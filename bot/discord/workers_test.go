@@ -1,16 +1,15 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/internal/syncbuf"
 )
 
 // panicHandler panics while answering, as a bug in the pipeline would.
@@ -20,24 +19,6 @@ func (panicHandler) Handle(context.Context, bot.Incoming, func(string)) bot.Outg
 	panic("pipeline bug")
 }
 func (panicHandler) Store() bot.Store { return nil }
-
-// syncBuffer is a log destination safe for the adapter's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestWorkerPanicIsRecovered: a panic while answering ends neither the server nor the
 // conversation: it is logged with its stack and the asker gets a reason, for an interaction
@@ -88,7 +69,7 @@ func TestWorkerPanicIsRecovered(t *testing.T) {
 			t.Parallel()
 			f := newFakeDiscord(t)
 			seedGuild(f)
-			var logs syncBuffer
+			var logs syncbuf.Buffer
 			a := newTestAdapter(t, f, panicHandler{}, func(o *Options) {
 				o.MessageContent = true
 				o.Logger = slog.New(slog.NewTextHandler(&logs, nil))

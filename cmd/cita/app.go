@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"time"
@@ -59,6 +60,15 @@ func connString(ctx context.Context, e *env, cfg *config.Config) (string, error)
 		return "", fmt.Errorf("start the private PostgreSQL cluster (or set DATABASE_URL): %w", err)
 	}
 	return cl.ConnString(), nil
+}
+
+// parseAndOpen parses a subcommand's args into fs, then opens the app on the configured
+// database (see openApp); the caller closes it. It returns the parse error, or openApp's.
+func parseAndOpen(ctx context.Context, e *env, fs *flag.FlagSet, args []string) (*app, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return openApp(ctx, e, "")
 }
 
 // openApp connects, migrates the given schema ("" = the default search_path) and wires the

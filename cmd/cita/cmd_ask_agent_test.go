@@ -4,17 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/citahq/cita/internal/fakeopenai"
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/internal/syncbuf"
 )
 
 // TestAskExplainListsAgentSteps runs `cita ask --explain` with chat.agent on against the fake
@@ -23,31 +18,9 @@ import (
 func TestAskExplainListsAgentSteps(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct{ path, title, text string }{
-		{"policies/travel.md", "Travel policy", "Every expense of 25 euros or more needs an itemised receipt; taxi fares always do."},
-		{"expenses/lisbon.md", "Lisbon trip expenses", "Taxi from the airport: 18 euros. Hotel: 236 euros. Metro card: 6 euros."},
-	} {
-		ch := rag.Chunk{Heading: d.title, Content: d.text}
-		ch.Embedding = emb.Vector(ch.Text())
-		if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
-			UpdatedAt: time.Now(), ContentHash: d.path, Groups: []string{"everyone"}}, []rag.Chunk{ch}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := store.CompactStats(ctx); err != nil {
-		t.Fatal(err)
-	}
-	pool.Close()
+	cs := indexedSchema(t,
+		testDoc{"policies/travel.md", "Travel policy", "en", []string{"everyone"}, "Every expense of 25 euros or more needs an itemised receipt; taxi fares always do."},
+		testDoc{"expenses/lisbon.md", "Lisbon trip expenses", "en", []string{"everyone"}, "Taxi from the airport: 18 euros. Hotel: 236 euros. Metro card: 6 euros."})
 
 	first := regexp.MustCompile(`(?m)^\[(\d+)\] `)
 	plan := []string{"itemised receipt policy", "Lisbon trip taxi hotel"}
@@ -80,7 +53,7 @@ chat:
 cache:
   enabled: false
 `, cs, fake.URL))
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	if code := run(ctx, []string{"--config", path, "ask", "--explain", "Which of my Lisbon expenses need a receipt?"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("ask exited %d: %s", code, stderr.String())
 	}

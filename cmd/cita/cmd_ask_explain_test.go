@@ -4,26 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
 )
 
-type explainDoc struct {
-	path, title, lang string
-	groups            []string
-	text              string
-}
-
 // engDocs are what the asker (group eng) may read.
-var engDocs = []explainDoc{
+var engDocs = []testDoc{
 	{"deploy.md", "Deploy guide", "en", []string{"eng"}, "Deploys run every Tuesday. The release train uses the blue pipeline and the canary cluster."},
 	{"oncall.md", "On-call", "en", []string{"eng", "support"}, "The on-call engineer answers pages within ten minutes and writes the incident report after every release."},
 	{"runbook.md", "Runbook", "es", []string{"eng"}, "El clúster canario recibe el despliegue del martes antes que producción."},
@@ -31,7 +18,7 @@ var engDocs = []explainDoc{
 
 // hrDocs are outside the asker's scope: a name and a code only they hold, words the eng
 // documents share (document frequencies), a Spanish word, and long texts (average length).
-var hrDocs = []explainDoc{
+var hrDocs = []testDoc{
 	{"salaries.md", "Salary bands", "en", []string{"hr"}, "Salary band B7 earns the Zanzibar retention bonus. Bonuses release every Tuesday with the release train of payroll."},
 	{"reviews.md", "Reviews", "en", []string{"hr", "board"}, "Performance reviews of the canary cluster team, the blue pipeline team and the Zanzibar programme: canary canary release release Tuesday."},
 	{"nominas.md", "Nóminas", "es", []string{"hr"}, "Las nóminas de Ocelote se pagan el martes; el despliegue de nóminas usa el clúster canario y el tren de lanzamiento."},
@@ -46,7 +33,7 @@ func TestAskExplainIgnoresDocumentsOutsideTheScope(t *testing.T) {
 	clearEnv(t)
 	without := explainIndex(t, engDocs)
 	// The hr documents are indexed before, between and after the eng ones.
-	with := explainIndex(t, []explainDoc{hrDocs[0], engDocs[0], hrDocs[1], hrDocs[2], engDocs[1], engDocs[2], hrDocs[3]})
+	with := explainIndex(t, []testDoc{hrDocs[0], engDocs[0], hrDocs[1], hrDocs[2], engDocs[1], engDocs[2], hrDocs[3]})
 	questions := []string{
 		"What is the Zanzibar bonus?",
 		"zanzibar",
@@ -67,32 +54,9 @@ func TestAskExplainIgnoresDocumentsOutsideTheScope(t *testing.T) {
 }
 
 // explainIndex indexes docs, in order, into a fresh schema and returns a configuration file for it.
-func explainIndex(t *testing.T, docs []explainDoc) string {
+func explainIndex(t *testing.T, docs []testDoc) string {
 	t.Helper()
-	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		chunk := rag.Chunk{Heading: d.title, Content: d.text}
-		chunk.Embedding = emb.Vector(chunk.Text())
-		if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "test", ExternalID: d.path, Title: d.title, Lang: d.lang,
-			UpdatedAt: time.Date(2025, 5, 6, 0, 0, 0, 0, time.UTC), ContentHash: d.path, Groups: d.groups}, []rag.Chunk{chunk}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.CompactStats(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return writeConfig(t, fmt.Sprintf("database_url: %q\n", cs))
+	return writeConfig(t, fmt.Sprintf("database_url: %q\n", indexedSchema(t, docs...)))
 }
 
 var (

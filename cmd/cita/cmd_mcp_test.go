@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,11 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/citahq/cita/internal/testdb"
+	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/mcpserver"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
 )
 
 // TestServeMCPOnlyWithTokens is the admin's path: `cita tokens create` prints a token,
@@ -24,31 +20,9 @@ import (
 func TestServeMCPOnlyWithTokens(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct{ path, title, text, group string }{
-		{"it/vpn.md", "VPN setup", "Connect to the VPN with the Norvik client; the gateway is vpn.norvik.example.", "everyone"},
-		{"hr/bonus.md", "Bonus scheme", "The 2025 bonus pool is CANARY-BONUS-55 percent of target.", "hr"},
-	} {
-		ch := rag.Chunk{Heading: d.title, Content: d.text}
-		ch.Embedding = emb.Vector(ch.Text())
-		if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "kb", ExternalID: d.path, Title: d.title, Lang: "en",
-			UpdatedAt: time.Now(), ContentHash: d.path, Groups: []string{d.group}}, []rag.Chunk{ch}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := store.CompactStats(ctx); err != nil {
-		t.Fatal(err)
-	}
-	pool.Close()
+	cs := indexedSchema(t,
+		testDoc{"it/vpn.md", "VPN setup", "en", []string{"everyone"}, "Connect to the VPN with the Norvik client; the gateway is vpn.norvik.example."},
+		testDoc{"hr/bonus.md", "Bonus scheme", "en", []string{"hr"}, "The 2025 bonus pool is CANARY-BONUS-55 percent of target."})
 
 	addr := closedPort(t)
 	path := writeConfig(t, fmt.Sprintf(`
@@ -61,7 +35,7 @@ mcp:
 `, cs, addr))
 	cli := func(args ...string) (string, string) {
 		t.Helper()
-		var stdout, stderr syncBuffer
+		var stdout, stderr syncbuf.Buffer
 		if code := run(ctx, append([]string{"--config", path}, args...), &stdout, &stderr); code != 0 {
 			t.Fatalf("cita %v exited %d: %s", args, code, stderr.String())
 		}
@@ -78,7 +52,7 @@ mcp:
 
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	exited := make(chan int, 1)
 	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
 	waitFor(t, "/healthz", func() bool {

@@ -19,11 +19,7 @@ at start too; run it on its own before rolling out several replicas.
 }
 
 func runMigrate(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("migrate", e, commands["migrate"].usage)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	a, err := openApp(ctx, e, "")
+	a, err := parseAndOpen(ctx, e, newFlags("migrate", e, commands["migrate"].usage), args)
 	if err != nil {
 		return err
 	}

@@ -13,12 +13,12 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/citahq/cita/bot/slack/slackload"
 	"github.com/citahq/cita/internal/metrics"
+	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
@@ -78,24 +78,6 @@ func TestReadyzFollowsTheSchemaVersion(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the server goroutine to write while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // waitFor polls cond every 20 ms for up to 20 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -153,7 +135,7 @@ database:
 `, cs, addr, secret, fake.APIURL(), cs))
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	exited := make(chan int, 1)
 	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
 	base := "http://" + addr

@@ -202,11 +202,7 @@ func (p *progress) done() {
 }
 
 func runSources(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("sources", e, commands["sources"].usage)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	a, err := openApp(ctx, e, "")
+	a, err := parseAndOpen(ctx, e, newFlags("sources", e, commands["sources"].usage), args)
 	if err != nil {
 		return err
 	}

@@ -8,20 +8,15 @@ import (
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/pgbot"
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // TestHousekeepingPrunesAnswersPastRetention runs one pass of `cita serve`'s housekeeping: an
 // answer older than the retention goes, a recent one stays.
 func TestHousekeepingPrunesAnswersPastRetention(t *testing.T) {
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool, _ := pgstoretest.Open(t)
 	store := pgbot.New(pool)
 	conv := bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "C1", Thread: "1"}
 	save := func(text string) int64 {

@@ -51,7 +51,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	if a.cfg.Cache.On() {
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name)}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name, currentVersions())}, e.logger)
 	}
 	for _, f := range adjust {
 		f(&opts)
@@ -59,16 +59,28 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	return rag.NewPipeline(a.search, composer, rw, opts), nil
 }
 
+// composerVersions names the versions of what writes an answer: the chat system prompt, the
+// agent's instructions and tools, and the extractive composer's behaviour.
+type composerVersions struct {
+	Prompt, AgentPrompt, Extractive string
+}
+
+// currentVersions are this build's composer versions.
+func currentVersions() composerVersions {
+	return composerVersions{Prompt: generate.PromptVersion, AgentPrompt: generate.AgentPromptVersion, Extractive: rag.ExtractiveVersion}
+}
+
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt), the reranker, the embedding model and dimension, and the query translator. Answers cached under another
-// variant are never served. Parts are length-prefixed, so no value can pose as another part.
-func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string) string {
-	parts := []string{"extractive", rag.ExtractiveVersion}
+// prompt version), the reranker, the embedding model and dimension, and the query translator.
+// Answers cached under another variant are never served. Parts are length-prefixed, so no value
+// can pose as another part.
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions) string {
+	parts := []string{"extractive", v.Extractive}
 	if cfg.Chat.BaseURL != "" {
-		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, generate.PromptVersion}
+		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, v.Prompt}
 		if cfg.Chat.Agent {
-			parts = append(parts, "agent", strconv.Itoa(cfg.Chat.MaxSteps), generate.AgentPromptVersion)
+			parts = append(parts, "agent", strconv.Itoa(cfg.Chat.MaxSteps), v.AgentPrompt)
 		}
 	}
 	if r := cfg.Rerank; r.BaseURL != "" {

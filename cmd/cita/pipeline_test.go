@@ -1,48 +1,104 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"testing"
 
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
+
+var testEmbedder = rag.EmbedderInfo{Model: "cita-hash-v1", Dimension: 384}
+
+// chatConfig is a configuration with a chat endpoint and model.
+func chatConfig(baseURL, model string) *config.Config {
+	cfg := &config.Config{}
+	cfg.Chat.BaseURL, cfg.Chat.Model = baseURL, model
+	return cfg
+}
 
 func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	t.Parallel()
 	base := func() *config.Config { return &config.Config{} }
-	emb := rag.EmbedderInfo{Model: "cita-hash-v1", Dimension: 384}
-	variants := map[string]string{"offline": cacheVariant(base(), emb, "apertium")}
-	add := func(name string, cfg *config.Config, e rag.EmbedderInfo) {
-		v := cacheVariant(cfg, e, "apertium")
+	emb := testEmbedder
+	now := currentVersions()
+	variants := map[string]string{"offline": cacheVariant(base(), emb, "apertium", now)}
+	addWith := func(name string, cfg *config.Config, e rag.EmbedderInfo, translator string, v composerVersions) {
+		got := cacheVariant(cfg, e, translator, v)
 		for other, ov := range variants {
-			if ov == v {
-				t.Errorf("%s has the same cache variant as %s: %q", name, other, v)
+			if ov == got {
+				t.Errorf("%s has the same cache variant as %s: %q", name, other, got)
 			}
 		}
-		variants[name] = v
+		variants[name] = got
 	}
-	chat := base()
-	chat.Chat.BaseURL, chat.Chat.Model = "http://a.example/v1", "m1"
-	add("chat", chat, emb)
-	otherEndpoint := base()
-	otherEndpoint.Chat.BaseURL, otherEndpoint.Chat.Model = "http://b.example/v1", "m1"
-	add("another endpoint", otherEndpoint, emb)
-	otherModel := base()
-	otherModel.Chat.BaseURL, otherModel.Chat.Model = "http://a.example/v1", "m2"
-	add("another model", otherModel, emb)
+	add := func(name string, cfg *config.Config, e rag.EmbedderInfo) { addWith(name, cfg, e, "apertium", now) }
+	add("chat", chatConfig("http://a.example/v1", "m1"), emb)
+	add("another endpoint", chatConfig("http://b.example/v1", "m1"), emb)
+	add("another model", chatConfig("http://a.example/v1", "m2"), emb)
 	add("another dimension", base(), rag.EmbedderInfo{Model: "cita-hash-v1", Dimension: 256})
 	add("another embedder", base(), rag.EmbedderInfo{Model: "text-embedding-3-small", Dimension: 384})
+	addWith("another translator", base(), emb, "off", now)
 	rr := base()
 	rr.Rerank.BaseURL, rr.Rerank.Model, rr.Rerank.Flavor = "http://r.example", "rr", "cohere"
 	add("a reranker", rr, emb)
-	agent := base()
-	agent.Chat.BaseURL, agent.Chat.Model, agent.Chat.Agent, agent.Chat.MaxSteps = "http://a.example/v1", "m1", true, 4
+	agent := chatConfig("http://a.example/v1", "m1")
+	agent.Chat.Agent, agent.Chat.MaxSteps = true, 4
 	add("agent mode", agent, emb)
-	agent6 := base()
-	agent6.Chat.BaseURL, agent6.Chat.Model, agent6.Chat.Agent, agent6.Chat.MaxSteps = "http://a.example/v1", "m1", true, 6
+	agent6 := chatConfig("http://a.example/v1", "m1")
+	agent6.Chat.Agent, agent6.Chat.MaxSteps = true, 6
 	add("agent mode with more steps", agent6, emb)
+	// A new prompt, agent prompt or extractive composer is a new variant where it is in use.
+	newPrompt := now
+	newPrompt.Prompt += "-next"
+	addWith("chat with another prompt version", chatConfig("http://a.example/v1", "m1"), emb, "apertium", newPrompt)
+	newAgentPrompt := now
+	newAgentPrompt.AgentPrompt += "-next"
+	addWith("agent with another prompt version", agent, emb, "apertium", newAgentPrompt)
+	newExtractive := now
+	newExtractive.Extractive += "-next"
+	addWith("offline with another extractive version", base(), emb, "apertium", newExtractive)
 	// A value cannot pose as the boundary of another part.
-	tricky := base()
-	tricky.Chat.BaseURL, tricky.Chat.Model = "http://a.example/v1|m1", ""
-	add("a model name inside the URL", tricky, emb)
+	add("a model name inside the URL", chatConfig("http://a.example/v1|m1", ""), emb)
+}
+
+// TestCachedAnswerIsNotServedAfterThePromptOrEndpointChanges stores an answer through the real
+// cache under one configuration's variant and looks it up under others.
+func TestCachedAnswerIsNotServedAfterThePromptOrEndpointChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := pgstoretest.New(t, testEmbedder)
+	cacheFor := func(cfg *config.Config, v composerVersions) *pgstore.Cache {
+		return pgstore.NewCache(store.Pool(), pgstore.CacheOptions{Variant: cacheVariant(cfg, testEmbedder, "apertium", v)}, slog.New(slog.DiscardHandler))
+	}
+	now := currentVersions()
+	key := rag.NewCacheKey("how many vacation days do I get", rag.MustScope("hr"), "en")
+	if err := cacheFor(chatConfig("http://a.example/v1", "m1"), now).Store(ctx, key, &rag.Answer{Text: "23 days.", Lang: "en"}); err != nil {
+		t.Fatal(err)
+	}
+	newPrompt := now
+	newPrompt.Prompt += "-next"
+	cases := []struct {
+		name string
+		cfg  *config.Config
+		v    composerVersions
+		hit  bool
+	}{
+		{"same endpoint, model and prompt", chatConfig("http://a.example/v1", "m1"), now, true},
+		{"another endpoint", chatConfig("http://b.example/v1", "m1"), now, false},
+		{"another prompt version", chatConfig("http://a.example/v1", "m1"), newPrompt, false},
+		{"no chat endpoint (extractive)", &config.Config{}, now, false},
+	}
+	for _, c := range cases {
+		got, err := cacheFor(c.cfg, c.v).Lookup(ctx, key)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if (got != nil) != c.hit {
+			t.Errorf("%s: hit=%v, want %v", c.name, got != nil, c.hit)
+		}
+	}
 }

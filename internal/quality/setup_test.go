@@ -1,12 +1,15 @@
 package quality_test
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/eval"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/pgstore/pgstoretest"
@@ -51,4 +54,13 @@ func newIndex(t *testing.T, tr rag.Translator) *index {
 	opts := rag.DefaultHybridOptions()
 	opts.Translator = tr
 	return &index{store: store, emb: emb, search: rag.NewHybrid(store, emb, opts), logger: slog.New(slog.DiscardHandler)}
+}
+
+// add indexes the set's corpus (skipping empty entries) readable by the group "eval".
+func (ix *index) add(t *testing.T, ctx context.Context, ds *eval.Dataset) {
+	t.Helper()
+	docs, _ := ds.Documents()
+	if _, err := evalindex.Documents(ctx, ix.store, ix.emb, ix.logger, ds.Name, docs, []string{"eval"}); err != nil {
+		t.Fatal(err)
+	}
 }

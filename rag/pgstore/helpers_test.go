@@ -1,10 +1,13 @@
 package pgstore_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"github.com/citahq/cita/migrations"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
@@ -23,26 +26,24 @@ func setup(t testing.TB) *bundle {
 	return &bundle{store: pgstoretest.New(t, emb.Info()), emb: emb}
 }
 
-// doc indexes one document whose chunks are the given texts (section "S<i>").
+// doc indexes one document whose chunks are the given texts.
 func (b *bundle) doc(t *testing.T, source, id, title, lang string, groups []string, texts ...string) int64 {
 	t.Helper()
-	chunks := make([]rag.Chunk, len(texts))
-	for i, text := range texts {
-		c := rag.Chunk{Heading: title, Content: text}
-		c.Embedding = b.emb.Vector(c.Text())
-		chunks[i] = c
-	}
-	docID, _, err := b.store.ReplaceDocument(context.Background(), rag.Document{
-		Source: source, ExternalID: id, Title: title, Lang: lang, UpdatedAt: time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC),
-		ContentHash: id + "-hash", Groups: groups,
-	}, chunks)
+	return pgstoretest.Put(t, b.store, b.emb, rag.Document{Source: source, ExternalID: id, Title: title, Lang: lang,
+		ContentHash: id + "-hash", Groups: groups}, texts...)
+}
+
+// migrationProvider runs this module's migrations on pool's schema, for tests that go down and
+// up again.
+func migrationProvider(t *testing.T, pool *pgxpool.Pool) *goose.Provider {
+	t.Helper()
+	db := stdlib.OpenDBFromPool(pool)
+	t.Cleanup(func() { _ = db.Close() })
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		t.Fatalf("index %s: %v", id, err)
-	}
-	if _, err := b.store.CompactStats(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return docID
+	return provider
 }
 
 func (b *bundle) hybrid() *rag.Hybrid {

@@ -2,18 +2,10 @@ package pgstore_test
 
 import (
 	"context"
-	"database/sql"
-	"log/slog"
 	"strings"
 	"testing"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	"github.com/pressly/goose/v3"
-
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/migrations"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // TestMigration0013GoesDownAndUpAgain takes a schema holding a withheld document, a held-back
@@ -21,18 +13,8 @@ import (
 func TestMigration0013GoesDownAndUpAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &bundle{store: store, emb: emb}
+	b := setup(t)
+	pool := b.store.Pool()
 	// An interrupted bulk load: the documents below are missing from the statistics.
 	if _, err := pool.Exec(ctx, `INSERT INTO bulk_load (model, dimension) VALUES ('m', 8)`); err != nil {
 		t.Fatal(err)
@@ -43,15 +25,7 @@ func TestMigration0013GoesDownAndUpAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	db, err := sql.Open("pgx", cs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
+	provider := migrationProvider(t, pool)
 	if _, err := provider.DownTo(ctx, 12); err != nil {
 		t.Fatalf("down to 0012: %v", err)
 	}
@@ -76,28 +50,15 @@ func TestMigration0013GoesDownAndUpAgain(t *testing.T) {
 func TestMigration0007DownRestoresTheTriggers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	db, err := sql.Open("pgx", cs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pool, _ := pgstoretest.Open(t)
+	provider := migrationProvider(t, pool)
 	if _, err := provider.DownTo(ctx, 6); err != nil {
 		t.Fatalf("down to 0006: %v", err)
 	}
 	for _, fn := range []string{"chunks_stats_insert", "chunks_stats_delete"} {
 		var src string
 		if err := pool.QueryRow(ctx, `SELECT prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-			WHERE p.proname = $1 AND n.nspname = $2`, fn, schema).Scan(&src); err != nil {
+			WHERE p.proname = $1 AND n.nspname = current_schema()`, fn).Scan(&src); err != nil {
 			t.Fatalf("%s after going down: %v", fn, err)
 		}
 		if strings.Contains(src, "bulk") {
@@ -106,7 +67,7 @@ func TestMigration0007DownRestoresTheTriggers(t *testing.T) {
 	}
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-		WHERE p.proname = 'cita_rebuild_stats' AND n.nspname = $1`, schema).Scan(&n); err != nil || n != 0 {
+		WHERE p.proname = 'cita_rebuild_stats' AND n.nspname = current_schema()`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("cita_rebuild_stats left behind (%d, %v)", n, err)
 	}
 	if _, err := provider.Up(ctx); err != nil {

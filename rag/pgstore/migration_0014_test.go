@@ -6,9 +6,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
 
-	"github.com/citahq/cita/migrations"
 	"github.com/citahq/cita/rag"
 )
 
@@ -27,10 +25,7 @@ func TestMigration0014DownAndUp(t *testing.T) {
 	}
 	db := stdlib.OpenDBFromPool(b.store.Pool())
 	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
+	provider := migrationProvider(t, b.store.Pool())
 	if _, err := provider.DownTo(ctx, 13); err != nil {
 		t.Fatalf("down from 0014: %v", err)
 	}
