@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/citahq/cita/internal/syncbuf"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -69,7 +70,7 @@ slack:
 `, cs, addr, model.URL, secret, fake.APIURL()))
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	exited := make(chan int, 1)
 	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
 	base := "http://" + addr

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/citahq/cita/internal/syncbuf"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,7 +37,7 @@ discord:
 `, cs, closedPort(t), strings.Repeat("ab", 32), discordAPI.URL))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	if code := run(ctx, []string{"--config", path, "serve"}, &stdout, &stderr); code == 0 {
 		t.Fatalf("serve with a refused Discord token exited 0")
 	}
