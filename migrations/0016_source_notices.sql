@@ -39,6 +39,13 @@ CREATE TABLE bot_source_notices (
 CREATE INDEX bot_source_notices_conversation_idx ON bot_source_notices (platform, workspace, channel, thread);
 CREATE INDEX bot_source_notices_created_at_idx ON bot_source_notices (created_at);
 
+-- Issue 13, feedback becomes evaluation: what a 👎 says was wrong (Discord asks in a form),
+-- exported with the answer by `cita feedback export`.
+ALTER TABLE bot_feedback ADD COLUMN comment text NOT NULL DEFAULT '' CHECK (length(comment) <= 4000);
+CREATE INDEX bot_feedback_down_idx ON bot_feedback (updated_at) WHERE rating = -1;
+
 -- +goose Down
+DROP INDEX bot_feedback_down_idx;
+ALTER TABLE bot_feedback DROP COLUMN comment;
 DROP TABLE bot_source_notices;
 DROP TABLE source_changes;
