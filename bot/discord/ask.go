@@ -69,6 +69,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
 		return
 	}
+	a.trace("final", received)
 	parts := a.sendFollowUps(ctx, i, r.Parts[1:], private)
 	a.logger.InfoContext(ctx, "discord replied",
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),

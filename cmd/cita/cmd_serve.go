@@ -136,6 +136,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		discord.SetLibraryLogger(e.logger)
+		discordOpts.Transport = m.InstrumentTransport("discord", nil)
+		discordOpts.Trace = func(step string, d time.Duration) { m.ObserveVisible("discord", step, d) }
 		if discordAdapter, err = discord.New(discordOpts); err != nil {
 			return err
 		}
