@@ -60,7 +60,14 @@ type DiscordConfig struct {
 	// HTTPPath is where the interactions endpoint is mounted in http mode; default
 	// "/discord/interactions".
 	HTTPPath string `yaml:"http_path"`
+	// SourceNotices posts a short notice where a conversation continues when a document one of
+	// its answers cited is changed or deleted by a sync pass (default true; false turns the
+	// notices off).
+	SourceNotices *bool `yaml:"source_notices"`
 }
+
+// NoticesOn reports whether source-change notices are posted in Discord conversations.
+func (d DiscordConfig) NoticesOn() bool { return d.SourceNotices == nil || *d.SourceNotices }
 
 // Enabled reports whether the Discord adapter should run.
 func (d DiscordConfig) Enabled() bool { return d.Token != "" }

@@ -45,7 +45,14 @@ type SlackConfig struct {
 	ScopeCacheTTL time.Duration `yaml:"scope_cache_ttl"`
 
 	RateLimit SlackRateLimit `yaml:"rate_limit"`
+
+	// SourceNotices posts a short notice in a thread when a document one of its answers cited
+	// is changed or deleted by a sync pass (default true; false turns the notices off).
+	SourceNotices *bool `yaml:"source_notices"`
 }
+
+// NoticesOn reports whether source-change notices are posted in Slack threads.
+func (s SlackConfig) NoticesOn() bool { return s.SourceNotices == nil || *s.SourceNotices }
 
 // SlackRateLimit is the per-user question rate; zeros mean 6 a minute, bursts of 3.
 type SlackRateLimit struct {

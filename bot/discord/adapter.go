@@ -56,7 +56,8 @@ func New(opts Options) (*Adapter, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	s, err := newSession(opts.Token, opts.APIBaseURL, gatewayIntents(opts.MessageContent, opts.MemberEvents))
+	adoptLibraryLogger(opts.Logger)
+	s, err := newSession(opts.Token, opts.APIBaseURL, gatewayIntents(opts.MessageContent, opts.MemberEvents), opts.Transport)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +119,15 @@ func (a *Adapter) Close(ctx context.Context) error {
 	a.cancel()
 	a.work.Wait()
 	return err
+}
+
+// trace tells Options.Trace that a visible step of a reply happened, measured from received.
+func (a *Adapter) trace(step string, received time.Time) {
+	d := a.now().Sub(received)
+	if a.opts.Trace != nil {
+		a.opts.Trace(step, d)
+	}
+	a.logger.Debug("discord reply step", slog.String("step", step), slog.Float64("since_received_ms", float64(d.Microseconds())/1000))
 }
 
 func (a *Adapter) markThread(id string) { a.threads.Add(id, struct{}{}) }

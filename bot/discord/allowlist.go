@@ -44,7 +44,7 @@ func interactionLang(i *discordgo.Interaction) string {
 		return rag.AnswerLang(q)
 	}
 	if i.Type == discordgo.InteractionMessageComponent && i.Message != nil {
-		return rag.AnswerLang(i.Message.Content)
+		return rag.AnswerLang(messageText(i.Message))
 	}
 	return "en"
 }

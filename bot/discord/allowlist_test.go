@@ -109,7 +109,7 @@ func TestUnconfiguredGuildMessagesAreNotAnswered(t *testing.T) {
 		t.Fatalf("answered a message from a guild that is not configured, with scope %q", turns[0].Scope.String())
 	}
 	replies := f.callsTo("POST", "/channels/6001/messages")
-	if len(replies) != 1 || !strings.Contains(replies[0].JSON(t)["content"].(string), "isn't one of the servers I'm set up for") {
+	if len(replies) != 1 || !strings.Contains(textOf(replies[0].JSON(t)), "isn't one of the servers I'm set up for") {
 		t.Errorf("replies in the bot's thread %v: want one refusal", replies)
 	}
 	if n := len(f.callsTo("POST", "/channels/6000/messages")); n != 0 {
@@ -162,7 +162,7 @@ func TestDMNeedsMembershipOfAnAllowedGuild(t *testing.T) {
 					if len(sent) != 1 {
 						t.Fatalf("gateway: %d replies, want 1", len(sent))
 					}
-					reply = sent[0].JSON(t)["content"].(string)
+					reply = textOf(sent[0].JSON(t))
 				} else {
 					in.ID, in.Token = "3"+string(rune('0'+n)), "tok-3"+string(rune('0'+n))
 					w := post(t, a, in.JSON(t))
@@ -176,7 +176,7 @@ func TestDMNeedsMembershipOfAnAllowedGuild(t *testing.T) {
 					case resp.Type == discordgo.InteractionResponseChannelMessageWithSource && len(edits) == 0:
 						reply = resp.Data.Content // refused at once
 					case resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource && len(edits) == 1:
-						reply = edits[0].JSON(t)["content"].(string)
+						reply = textOf(edits[0].JSON(t))
 					default:
 						t.Fatalf("response %s and %d edits: want a refusal at once or one edit of a deferral", w.Body, len(edits))
 					}

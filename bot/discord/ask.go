@@ -2,7 +2,9 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -61,21 +63,36 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	visibleInChannel := visible && aud.thread == nil
-	r := renderReply(withDiscordHint(out), questionHeader(question), visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton)
-	msg, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{
-		Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
-	})
+	threadButton := visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton
+	var msg *discordgo.Message
+	var err error
+	var parts []string
+	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
+	if v2 {
+		msg, err = a.editOriginalV2(ctx, i, components, private)
+	} else {
+		r := renderReply(withDiscordHint(out), questionHeader(question), threadButton)
+		msg, err = a.editOriginal(ctx, i, &discordgo.WebhookEdit{
+			Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
+		})
+		if err == nil {
+			a.trace("final", received)
+			parts = a.sendFollowUps(ctx, i, r.Parts[1:], private)
+		}
+	}
 	if err != nil {
 		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
 		return
 	}
-	parts := a.sendFollowUps(ctx, i, r.Parts[1:], private)
+	if v2 {
+		a.trace("final", received)
+	}
 	a.logger.InfoContext(ctx, "discord replied",
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
 		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
-		slog.Bool("private", private), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
+		slog.Bool("private", private), slog.Bool("components_v2", v2), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
 	if visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
-		shown := replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...)}
+		shown := replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...), v2: v2}
 		a.recordReply(ctx, out.AnswerID, in.ReplyRef, shown)
 		a.recheck(ctx, i.GuildID, aud, version, out.AnswerID)
 	}
@@ -158,6 +175,24 @@ func questionHeader(q string) string {
 func (a *Adapter) editOriginal(ctx context.Context, i *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
 	return a.withWebhookRetry(ctx, func() (*discordgo.Message, error) {
 		return a.session.InteractionResponseEdit(i, edit, discordgo.WithContext(ctx))
+	})
+}
+
+// editOriginalV2 edits the deferred response into a Components V2 message (see layoutV2),
+// retrying as editOriginal does.
+func (a *Adapter) editOriginalV2(ctx context.Context, i *discordgo.Interaction, components []discordgo.MessageComponent, ephemeral bool) (*discordgo.Message, error) {
+	body := v2Edit{Flags: v2Flags(ephemeral), Components: components, AllowedMentions: noMentions}
+	return a.withWebhookRetry(ctx, func() (*discordgo.Message, error) {
+		raw, err := a.session.RequestWithBucketID(http.MethodPatch, discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original"), body,
+			discordgo.EndpointWebhookToken("", ""), discordgo.WithContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		var msg discordgo.Message
+		if err := json.Unmarshal(raw, &msg); err != nil {
+			return nil, fmt.Errorf("read edited message: %w", err)
+		}
+		return &msg, nil
 	})
 }
 

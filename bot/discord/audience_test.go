@@ -83,7 +83,7 @@ func TestChannelAudienceFailsClosed(t *testing.T) {
 			if len(edits) != 1 {
 				t.Fatalf("%d edits, want 1", len(edits))
 			}
-			reply := edits[0].JSON(t)["content"].(string)
+			reply := textOf(edits[0].JSON(t))
 			turns := h.handled()
 			if tt.wantScope == "-" {
 				if len(turns) != 0 {
@@ -118,7 +118,7 @@ func TestThreadMessageAudienceFailsClosed(t *testing.T) {
 		t.Fatalf("answered with scope %q, want a refusal", turns[0].Scope.String())
 	}
 	sent := f.callsTo("POST", "/channels/603/messages")
-	if len(sent) != 1 || !strings.Contains(sent[0].JSON(t)["content"].(string), "couldn't check who can see this channel") {
+	if len(sent) != 1 || !strings.Contains(textOf(sent[0].JSON(t)), "couldn't check who can see this channel") {
 		t.Errorf("replies %v: want one refusal", sent)
 	}
 }

@@ -85,7 +85,7 @@ func (a *Adapter) threadFromButton(ctx context.Context, i *discordgo.Interaction
 		return textThreadsOnlyDM
 	}
 	name := "Follow-ups"
-	if first, _, _ := strings.Cut(i.Message.Content, "\n"); strings.HasPrefix(first, "> ") {
+	if first, _, _ := strings.Cut(messageText(i.Message), "\n"); strings.HasPrefix(first, "> ") {
 		name = strings.TrimPrefix(first, "> ")
 	}
 	th, err := a.openThread(ctx, i.ChannelID, i.Message.ID, name)

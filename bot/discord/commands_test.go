@@ -99,7 +99,7 @@ func TestGatewayInteractionDefersByCallback(t *testing.T) {
 	if !edits[0].At.After(callbacks[0].At) {
 		t.Error("the answer was edited before the deferral was sent")
 	}
-	if got := edits[0].JSON(t)["content"].(string); got != "> q?\nNothing found." {
+	if got := textOf(edits[0].JSON(t)); got != "> q?\nNothing found." {
 		t.Errorf("edit %q", got)
 	}
 	if got := edits[0].JSON(t)["allowed_mentions"]; got == nil {

@@ -60,7 +60,7 @@ func (e *e2e) ask(t *testing.T, in interaction) map[string]any {
 		t.Fatalf("%d edits of the original response, want 1", len(edits))
 	}
 	edit := edits[0].JSON(t)
-	t.Logf("reply: %q\nsources: %q", edit["content"], sourcesOf(edit))
+	t.Logf("reply: %q\nsources: %q", textOf(edit), sourcesOf(edit))
 	return edit
 }
 
@@ -78,10 +78,11 @@ func (e *e2e) click(t *testing.T, in interaction) string {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits after the click, want 1", len(edits))
 	}
-	return edits[0].JSON(t)["content"].(string)
+	return textOf(edits[0].JSON(t))
 }
 
-// sourcesOf returns the sources embed's text ("" when there is none).
+// sourcesOf returns the sources' text: the embed's, or a Components V2 message's sources
+// section with its link buttons' URLs ("" when there are no sources).
 func sourcesOf(edit map[string]any) string {
 	embeds, _ := edit["embeds"].([]any)
 	var b strings.Builder
@@ -89,18 +90,29 @@ func sourcesOf(edit map[string]any) string {
 		m := e.(map[string]any)
 		b.WriteString(m["title"].(string) + "\n" + m["description"].(string))
 	}
+	inSources := false
+	walkComponents(edit["components"], func(c map[string]any) {
+		switch {
+		case c["type"] == 10.0 && c["content"] == "**Sources**":
+			inSources = true
+			b.WriteString("Sources")
+		case inSources && c["type"] == 10.0:
+			b.WriteString("\n" + c["content"].(string))
+		case inSources && c["type"] == 2.0 && c["url"] != nil:
+			b.WriteString(" " + c["url"].(string))
+		}
+	})
 	return b.String()
 }
 
 // customIDs returns the custom ids of the edit's buttons.
 func customIDs(edit map[string]any) []string {
 	var ids []string
-	rows, _ := edit["components"].([]any)
-	for _, r := range rows {
-		for _, c := range r.(map[string]any)["components"].([]any) {
-			ids = append(ids, c.(map[string]any)["custom_id"].(string))
+	walkComponents(edit["components"], func(c map[string]any) {
+		if id, ok := c["custom_id"].(string); ok {
+			ids = append(ids, id)
 		}
-	}
+	})
 	return ids
 }
 
@@ -109,13 +121,19 @@ func TestAskEndToEnd(t *testing.T) {
 	e := setupE2E(t)
 	ctx := context.Background()
 	edit := e.ask(t, interaction{ID: "101", Token: "tok-101", Channel: chGeneral, User: userPlain, Question: "How many vacation days do I get per year?"})
-	content := edit["content"].(string)
+	content := textOf(edit)
 	if !strings.HasPrefix(content, "> How many vacation days") || !strings.Contains(content, "22") || !strings.Contains(content, "[1]") {
 		t.Errorf("answer %q: want the quoted question and a cited answer with 22 days", content)
 	}
+	if flags, _ := edit["flags"].(float64); int(flags)&int(discordgo.MessageFlagsIsComponentsV2) == 0 || edit["embeds"] != nil {
+		t.Errorf("answer edit flags %v, embeds %v: want a Components V2 message", edit["flags"], edit["embeds"])
+	}
+	if top, _ := edit["components"].([]any); len(top) != 2 || top[0].(map[string]any)["type"] != 17.0 || top[1].(map[string]any)["type"] != 1.0 {
+		t.Errorf("answer components %v: want a container, then the row of buttons", edit["components"])
+	}
 	src := sourcesOf(edit)
-	if !strings.Contains(src, "[Vacation policy](https://docs.example.com/vacation.md)") || !strings.Contains(src, "updated 2025-03-04") {
-		t.Errorf("sources embed %q: want a link to the vacation policy with its date", src)
+	if !strings.Contains(src, "[1] **Vacation policy** · updated 2025-03-04 https://docs.example.com/vacation.md") {
+		t.Errorf("sources section %q: want the vacation policy with its date and a link button to it", src)
 	}
 	ids := customIDs(edit)
 	if len(ids) != 4 || !strings.HasPrefix(ids[0], idVoteUp) || !strings.HasPrefix(ids[2], idExplain) || !strings.HasPrefix(ids[3], idThread) {
@@ -174,7 +192,7 @@ func TestAskEndToEnd(t *testing.T) {
 		if answer == nil {
 			t.Fatal("no reply to the thread message")
 		}
-		if got := answer["content"].(string); !strings.Contains(got, "five") && !strings.Contains(got, "carry over") {
+		if got := textOf(answer); !strings.Contains(got, "five") && !strings.Contains(got, "carry over") {
 			t.Errorf("follow-up answer %q: want the carry-over rule", got)
 		}
 		if !strings.Contains(sourcesOf(answer), "Vacation policy") {
@@ -192,8 +210,8 @@ func TestAskEndToEnd(t *testing.T) {
 
 		// Without the intent: /ask inside the thread continues the same conversation.
 		edit := e.ask(t, interaction{ID: "105", Token: "tok-105", Channel: answerMsg, User: userPlain, Question: "How much notice do the requests need?"})
-		if !strings.Contains(edit["content"].(string), "two weeks") {
-			t.Errorf("in-thread /ask answer %q", edit["content"])
+		if !strings.Contains(textOf(edit), "two weeks") {
+			t.Errorf("in-thread /ask answer %q", textOf(edit))
 		}
 		if turns, _ := e.env.Bot.RecentTurns(ctx, conv, rag.MustScope("everyone"), 10); len(turns) != 6 {
 			t.Errorf("conversation has %d turns after /ask in the thread, want 6", len(turns))
@@ -225,10 +243,10 @@ func TestAskAccessFollowsRoles(t *testing.T) {
 			edit := e.ask(t, tt.in)
 			cited := strings.Contains(sourcesOf(edit), "Salary bands")
 			if cited != tt.wantSalary {
-				t.Errorf("salary document cited=%v, want %v; reply %q, sources %q", cited, tt.wantSalary, edit["content"], sourcesOf(edit))
+				t.Errorf("salary document cited=%v, want %v; reply %q, sources %q", cited, tt.wantSalary, textOf(edit), sourcesOf(edit))
 			}
-			if strings.Contains(edit["content"].(string), "5,440,000") != tt.wantSalary {
-				t.Errorf("salary figure shown=%v, want %v: %q", !tt.wantSalary, tt.wantSalary, edit["content"])
+			if strings.Contains(textOf(edit), "5,440,000") != tt.wantSalary {
+				t.Errorf("salary figure shown=%v, want %v: %q", !tt.wantSalary, tt.wantSalary, textOf(edit))
 			}
 		})
 	}
@@ -241,11 +259,11 @@ func TestThreadReplyNeverReachesANewViewer(t *testing.T) {
 	t.Parallel()
 	e := setupE2E(t)
 	edit := e.ask(t, interaction{ID: "301", Token: "tok-301", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: "What is the base salary of band B7?"})
-	if !strings.Contains(edit["content"].(string), "5,440,000") {
-		t.Fatalf("answer in #hr %q: want the salary (only HR sees #hr)", edit["content"])
+	if !strings.Contains(textOf(edit), "5,440,000") {
+		t.Fatalf("answer in #hr %q: want the salary (only HR sees #hr)", textOf(edit))
 	}
 	answerMsg := originalID("301")
-	message := map[string]any{"id": answerMsg, "channel_id": chHR, "content": edit["content"], "flags": 0}
+	message := map[string]any{"id": answerMsg, "channel_id": chHR, "content": textOf(edit), "flags": 0}
 	if reply := e.click(t, interaction{ID: "302", Token: "tok-302", Channel: chHR, User: userHR, Roles: []string{roleHR}, CustomID: customIDs(edit)[3], Message: message}); !strings.Contains(reply, "<#"+answerMsg+">") {
 		t.Fatalf("thread button: %q", reply)
 	}
@@ -265,10 +283,41 @@ func TestThreadReplyNeverReachesANewViewer(t *testing.T) {
 			t.Fatalf("follow-up %d: %d edits", n, len(edits))
 		}
 		got := edits[0].JSON(t)
-		t.Logf("follow-up %d: %q", n, got["content"])
-		if text := got["content"].(string); strings.Contains(text, "5,440,000") || strings.Contains(text, "Condor") ||
+		t.Logf("follow-up %d: %q", n, textOf(got))
+		if text := textOf(got); strings.Contains(text, "5,440,000") || strings.Contains(text, "Condor") ||
 			strings.Contains(sourcesOf(got), "Salary bands") {
 			t.Errorf("follow-up %d in the thread shows HR documents to everyone: %q, sources %q", n, text, sourcesOf(got))
+		}
+	}
+}
+
+// textOf returns what an edit or message shows as text: its content, or the first text display
+// of a Components V2 message (the quoted question and the answer, or a notice).
+func textOf(m map[string]any) string {
+	if s, _ := m["content"].(string); s != "" {
+		return s
+	}
+	text := ""
+	walkComponents(m["components"], func(c map[string]any) {
+		if c["type"] == 10.0 && text == "" {
+			text = c["content"].(string)
+		}
+	})
+	return text
+}
+
+// walkComponents calls fn on every component of a components list, nested ones included.
+func walkComponents(list any, fn func(map[string]any)) {
+	items, _ := list.([]any)
+	for _, it := range items {
+		c, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		fn(c)
+		walkComponents(c["components"], fn)
+		if acc, ok := c["accessory"].(map[string]any); ok {
+			fn(acc)
 		}
 	}
 }

@@ -17,7 +17,7 @@ func TestExplainOnlyForWhoMayReadTheAnswer(t *testing.T) {
 		t.Fatalf("the #hr answer does not cite the salary bands: %q", sourcesOf(edit))
 	}
 	ids := customIDs(edit)
-	message := map[string]any{"id": originalID("301"), "channel_id": chHR, "content": edit["content"], "flags": 0}
+	message := map[string]any{"id": originalID("301"), "channel_id": chHR, "content": textOf(edit), "flags": 0}
 
 	reply := e.click(t, interaction{ID: "302", Token: "tok-302", Channel: chHR, User: userPlain, CustomID: ids[2], Message: message})
 	if strings.Contains(reply, "How I answered") || strings.Contains(reply, "Salary") {

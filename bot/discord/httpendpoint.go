@@ -36,6 +36,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	received := a.now()
 	if len(a.opts.PublicKey) == 0 {
 		http.Error(w, "no public key is configured for the interactions endpoint", http.StatusServiceUnavailable)
 		return
@@ -58,6 +59,8 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	}
 	var i discordgo.Interaction
 	if err := json.Unmarshal(body, &i); err != nil {
+		// Signed by Discord's key yet unreadable: a change of Discord's format, or a bug to see.
+		a.logger.ErrorContext(ctx, "discord signed interaction is not readable JSON", slog.Int("bytes", len(body)), slog.Any("error", err))
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
@@ -72,6 +75,9 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		// first edit while Discord has not processed the reply yet.
 		if err := http.NewResponseController(w).Flush(); err != nil {
 			a.logger.DebugContext(ctx, "discord flush interaction response", slog.Any("error", err))
+		}
+		if resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource && i.Type == discordgo.InteractionApplicationCommand {
+			a.trace("deferred", received)
 		}
 		a.goWork(next, a.interactionFailure(&i))
 	}

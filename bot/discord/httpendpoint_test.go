@@ -88,7 +88,7 @@ func TestAskIsDeferredAtOnce(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits of the original response, want 1", len(edits))
 	}
-	if got := edits[0].JSON(t)["content"].(string); !strings.Contains(got, "Answer.") {
+	if got := textOf(edits[0].JSON(t)); !strings.Contains(got, "Answer.") {
 		t.Errorf("edited content %q lacks the reply", got)
 	}
 }

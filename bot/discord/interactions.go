@@ -93,6 +93,7 @@ func ephemeralMessage(text string) *discordgo.InteractionResponse {
 // REST callback, then the work in the background.
 func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 	ctx := a.baseCtx
+	received := a.now()
 	resp, next := a.routeSafely(ctx, i)
 	if resp.Type == discordgo.InteractionResponsePong {
 		return // pings arrive only on the HTTP endpoint
@@ -100,6 +101,9 @@ func (a *Adapter) onGatewayInteraction(i *discordgo.Interaction) {
 	if err := a.session.InteractionRespond(i, resp, discordgo.WithContext(ctx)); err != nil {
 		a.logger.ErrorContext(ctx, "discord interaction callback", slog.String("interaction_id", i.ID), slog.Any("error", err))
 		return
+	}
+	if resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource && i.Type == discordgo.InteractionApplicationCommand {
+		a.trace("deferred", received)
 	}
 	if next != nil {
 		a.goWork(next, a.interactionFailure(i))

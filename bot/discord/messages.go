@@ -69,9 +69,14 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 	}
 	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
 		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))
+	} else {
+		a.trace("typing", received)
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	ids := a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+	if len(ids) > 0 {
+		a.trace("final", received)
+	}
 	a.logger.InfoContext(ctx, "discord replied to message",
 		slog.String("guild_id", m.GuildID), slog.String("channel_id", m.ChannelID), slog.Int64("answer_id", out.AnswerID),
 		slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)), slog.String("scope", in.Scope.Key()),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -57,6 +58,14 @@ type Options struct {
 	// HTTPPath is where Run mounts the interactions endpoint in ModeHTTP; default
 	// "/discord/interactions".
 	HTTPPath string
+
+	// Transport, when set, makes the REST calls (cmd/cita times them for /metrics); nil means
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// Trace, when set, is told when each visible step of a reply happens, measured from the
+	// moment the interaction or message reached cita: "deferred" (Discord shows "thinking"),
+	// "typing" (a thread follow-up), "final" (the answer is shown).
+	Trace func(step string, sinceReceived time.Duration)
 
 	// Handler answers turns; a *bot.Handler. Required.
 	Handler Handler

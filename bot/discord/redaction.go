@@ -112,9 +112,16 @@ func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) bool {
 	} else {
 		notice := bot.RedactedNotice(red.Lang, a.dmHint(red.Lang))
 		embeds, components := []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
-		_, err := a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
+		edit := &discordgo.MessageEdit{
 			ID: ref.messages[0], Channel: ref.channel, Content: &notice, Embeds: &embeds, Components: &components, AllowedMentions: noMentions,
-		}, discordgo.WithContext(ctx))
+		}
+		if ref.v2 {
+			// A V2 message has no content: the notice replaces its container and buttons.
+			components = []discordgo.MessageComponent{discordgo.TextDisplay{Content: notice}}
+			edit = &discordgo.MessageEdit{ID: ref.messages[0], Channel: ref.channel, Components: &components,
+				Flags: discordgo.MessageFlagsIsComponentsV2, AllowedMentions: noMentions}
+		}
+		_, err := a.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
 		if err != nil && !messageGone(err) {
 			a.logger.ErrorContext(ctx, "withdraw discord answer: edit failed; retried at the next check", append(attrs, slog.Any("error", err))...)
 			return false
@@ -165,23 +172,34 @@ func messageGone(err error) bool {
 type replyRef struct {
 	channel  string
 	messages []string
+	// v2 says the first message is a Components V2 message: it can only be edited into
+	// components, never back into text.
+	v2 bool
 }
 
-// String is the stored form; "" when no message is known.
+// v2RefPrefix marks the stored form of a Components V2 answer (channel ids are digits).
+const v2RefPrefix = "v2/"
+
+// String is the stored form ("channel:id,id", "v2/channel:id"); "" when no message is known.
 func (r replyRef) String() string {
 	if r.channel == "" || len(r.messages) == 0 {
 		return ""
 	}
-	return r.channel + ":" + strings.Join(r.messages, ",")
+	s := r.channel + ":" + strings.Join(r.messages, ",")
+	if r.v2 {
+		s = v2RefPrefix + s
+	}
+	return s
 }
 
 // parseReplyRef reads a stored ReplyRef; ok is false when it names no message.
 func parseReplyRef(s string) (replyRef, bool) {
+	s, v2 := strings.CutPrefix(s, v2RefPrefix)
 	ch, list, found := strings.Cut(s, ":")
 	if !found || ch == "" || list == "" {
 		return replyRef{}, false
 	}
-	ref := replyRef{channel: ch, messages: strings.Split(list, ",")}
+	ref := replyRef{channel: ch, messages: strings.Split(list, ","), v2: v2}
 	for _, m := range ref.messages {
 		if m == "" {
 			return replyRef{}, false

@@ -16,13 +16,19 @@ import (
 const vacationQ = "How many vacation days do I get per year?"
 
 // isNotice reports whether a message edit turns an answer into the withdrawal notice: the
-// notice's words, no sources embed, no buttons, nothing of the hr document.
+// notice's words, no sources, no buttons, nothing of the hr document. A Components V2 answer
+// becomes a V2 message holding the notice's text display only; any other, a text message with
+// embeds and components emptied.
 func isNotice(edit map[string]any, words string) bool {
+	if !strings.Contains(textOf(edit), words) || hrLeak(edit) {
+		return false
+	}
 	embeds, _ := edit["embeds"].([]any)
 	rows, _ := edit["components"].([]any)
-	text, _ := edit["content"].(string)
-	return strings.Contains(text, words) && edit["embeds"] != nil && len(embeds) == 0 &&
-		edit["components"] != nil && len(rows) == 0 && !hrLeak(edit)
+	if flags, _ := edit["flags"].(float64); int(flags)&int(discordgo.MessageFlagsIsComponentsV2) != 0 {
+		return len(embeds) == 0 && len(rows) == 1 && rows[0].(map[string]any)["type"] == 10.0
+	}
+	return edit["embeds"] != nil && len(embeds) == 0 && edit["components"] != nil && len(rows) == 0
 }
 
 // noticeShown waits until message msg in channel ch was edited into the notice in English.
@@ -58,7 +64,7 @@ func TestNewViewerWithdrawsEarlierAnswers(t *testing.T) {
 		t.Fatal("setup: want the salary answer from the hr document and the vacation answer without it")
 	}
 	hrMsg := originalID("601")
-	message := map[string]any{"id": hrMsg, "channel_id": chHR, "content": hr["content"], "flags": 0}
+	message := map[string]any{"id": hrMsg, "channel_id": chHR, "content": textOf(hr), "flags": 0}
 	if reply := b.click(t, interaction{ID: "603", Token: "tok-603", Channel: chHR, User: userHR, Roles: []string{roleHR}, CustomID: customIDs(hr)[3], Message: message}); !strings.Contains(reply, "<#"+hrMsg+">") {
 		t.Fatalf("thread button: %q", reply)
 	}

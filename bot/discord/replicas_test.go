@@ -73,19 +73,19 @@ func (r *replica) interact(t *testing.T, in interaction) map[string]any {
 		t.Fatalf("%d edits of the response to interaction %s, want 1", len(edits), in.ID)
 	}
 	edit := edits[0].JSON(t)
-	t.Logf("interaction %s: %q; sources %q", in.ID, edit["content"], sourcesOf(edit))
+	t.Logf("interaction %s: %q; sources %q", in.ID, textOf(edit), sourcesOf(edit))
 	return edit
 }
 
 // click delivers a button click and returns the (ephemeral) reply's text.
 func (r *replica) click(t *testing.T, in interaction) string {
 	t.Helper()
-	return r.interact(t, in)["content"].(string)
+	return textOf(r.interact(t, in))
 }
 
 // hrLeak reports whether a reply shows anything of the hr-only salary document.
 func hrLeak(edit map[string]any) bool {
-	text, _ := edit["content"].(string)
+	text := textOf(edit)
 	return strings.Contains(text, "5,440,000") || strings.Contains(text, "Condor") || strings.Contains(sourcesOf(edit), "Salary bands")
 }
 

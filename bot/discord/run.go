@@ -33,6 +33,12 @@ func Run(ctx context.Context, opts Options, mux *http.ServeMux) error {
 	if err != nil {
 		return err
 	}
+	return a.Serve(ctx, mux)
+}
+
+// Serve is Run for an adapter built with New (so that the caller can also use it, to post
+// source-change notices say). It returns registration and gateway errors.
+func (a *Adapter) Serve(ctx context.Context, mux *http.ServeMux) error {
 	if a.opts.Mode == ModeHTTP {
 		if mux == nil {
 			return errors.New("discord http mode: no HTTP server to mount the interactions endpoint on")

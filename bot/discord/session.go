@@ -12,11 +12,13 @@ import (
 // restTimeout bounds one REST call to Discord, retries for 429 included.
 const restTimeout = 30 * time.Second
 
-// newSession returns a discordgo session for token whose REST calls go to baseURL when it is set.
-// discordgo computes its Endpoint* strings when the package loads, so changing
-// discordgo.EndpointDiscord later does nothing; the session's http.Client rewrites the scheme and
-// host of every request instead. It returns an error for an unparsable baseURL.
-func newSession(token, baseURL string, intents discordgo.Intent) (*discordgo.Session, error) {
+// newSession returns a discordgo session for token whose REST calls go through transport (nil:
+// http.DefaultTransport), to baseURL when it is set. discordgo computes its Endpoint* strings
+// when the package loads, so changing discordgo.EndpointDiscord later does nothing; the
+// session's http.Client rewrites the scheme and host of every request instead. Its warnings and
+// errors go to the library logger (SetLibraryLogger). It returns an error for an unparsable
+// baseURL.
+func newSession(token, baseURL string, intents discordgo.Intent, transport http.RoundTripper) (*discordgo.Session, error) {
 	s, err := discordgo.New("Bot " + token)
 	if err != nil {
 		return nil, fmt.Errorf("create discord session: %w", err)
@@ -24,13 +26,16 @@ func newSession(token, baseURL string, intents discordgo.Intent) (*discordgo.Ses
 	s.ShouldRetryOnRateLimit = true // sleep retry_after on a 429, then retry in the same bucket
 	s.MaxRestRetries = 3
 	s.Identify.Intents = intents
-	var transport http.RoundTripper = http.DefaultTransport
+	s.LogLevel = discordgo.LogWarning
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
 	if baseURL != "" {
 		u, err := url.Parse(baseURL)
 		if err != nil || u.Host == "" {
 			return nil, fmt.Errorf("discord api base url %q: not an absolute URL", baseURL)
 		}
-		transport = &rewriteTransport{scheme: u.Scheme, host: u.Host, next: http.DefaultTransport}
+		transport = &rewriteTransport{scheme: u.Scheme, host: u.Host, next: transport}
 	}
 	s.Client = &http.Client{Timeout: restTimeout, Transport: transport}
 	return s, nil

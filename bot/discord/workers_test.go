@@ -37,7 +37,7 @@ func TestWorkerPanicIsRecovered(t *testing.T) {
 			if len(edits) != 1 {
 				t.Fatalf("%d edits, want 1", len(edits))
 			}
-			return edits[0].JSON(t)["content"].(string)
+			return textOf(edits[0].JSON(t))
 		}},
 		{"a DM message on the gateway", func(t *testing.T, f *fakeDiscord, a *Adapter) string {
 			a.onMessage(&discordgo.Message{ID: "9300", ChannelID: "670", Author: &discordgo.User{ID: userPlain}, Content: "vacation?"})
@@ -46,7 +46,7 @@ func TestWorkerPanicIsRecovered(t *testing.T) {
 			if len(sent) != 1 {
 				t.Fatalf("%d replies, want 1", len(sent))
 			}
-			return sent[0].JSON(t)["content"].(string)
+			return textOf(sent[0].JSON(t))
 		}},
 		{"a malformed gateway interaction", func(t *testing.T, f *fakeDiscord, a *Adapter) string {
 			// An application command without its data: reading it panics inside discordgo.

@@ -28,7 +28,8 @@ type PruneReport struct {
 //     from its conversation is (redactSet): its text, query, sources, top hits and agent steps
 //     are emptied, its turns deleted, and redacted_at and redaction_reason say when and why.
 //     Its metadata (who, when, timings, tokens) and ratings stay, and its message in the chat
-//     is left as it is (only a withdrawal edits it into a notice).
+//     is left as it is (only a withdrawal edits it into a notice);
+//   - source-change notices and recorded source changes older than cutoff are deleted.
 //
 // It returns what it removed, or an error when the database fails (what was pruned before the
 // error stays pruned).
@@ -50,6 +51,13 @@ func (s *Store) Prune(ctx context.Context, cutoff time.Time) (PruneReport, error
 		return rep, fmt.Errorf("redact answers of deleted or narrowed documents: %w", err)
 	}
 	rep.Redacted = tag.RowsAffected()
+	// What the source-change notices remember: of no use once the answers they concern expired.
+	if _, err := s.pool.Exec(ctx, `DELETE FROM bot_source_notices WHERE created_at < $1`, cutoff); err != nil {
+		return rep, fmt.Errorf("delete expired source notices: %w", err)
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM source_changes WHERE recorded_at < $1`, cutoff); err != nil {
+		return rep, fmt.Errorf("delete expired source changes: %w", err)
+	}
 	return rep, nil
 }
 

@@ -100,7 +100,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		m.WatchReplicas(a.replicas)
 	}
 	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
-	sched := scheduler.New(m.InstrumentRunner(runner), e.logger)
+	notices := &noticeRunner{next: m.InstrumentRunner(runner), logger: e.logger}
+	sched := scheduler.New(notices, e.logger)
 	for _, src := range a.cfg.Sources {
 		conn, err := syncrun.OpenSource(ctx, src, e.logger)
 		if err != nil {
@@ -136,9 +137,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var discordOpts discord.Options
+	var discordAdapter *discord.Adapter
 	if dc.Enabled() {
-		if discordOpts, err = discordOptions(dc, handler, e.logger); err != nil {
+		discordOpts, err := discordOptions(dc, handler, e.logger)
+		if err != nil {
+			return err
+		}
+		discord.SetLibraryLogger(e.logger)
+		discordOpts.Transport = m.InstrumentTransport("discord", nil)
+		discordOpts.Trace = func(step string, d time.Duration) { m.ObserveVisible("discord", step, d) }
+		if discordAdapter, err = discord.New(discordOpts); err != nil {
 			return err
 		}
 	}
@@ -160,6 +168,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+
+	notices.notifier = sourceNotifier(store, sc, adapter, dc, discordAdapter, e.logger)
 
 	addr := *listen
 	if addr == "" {
@@ -204,13 +214,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		g.Go(func() error { return adapter.RunSocketMode(gctx) })
 	}
 	if dc.Enabled() {
-		g.Go(func() error { return discordStartError(discord.Run(gctx, discordOpts, mux)) })
+		g.Go(func() error { return discordStartError(discordAdapter.Serve(gctx, mux)) })
 	}
 	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
 	if a.cfg.Cache.On() {
 		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)
 	}
 	g.Go(func() error { hk.run(gctx); return nil })
+	if notices.notifier != nil {
+		g.Go(func() error { runNotices(gctx, notices.notifier, e.logger); return nil })
+	}
 	if directoryRefresher != nil {
 		g.Go(func() error { directoryRefresher.Run(gctx); return nil })
 	}

@@ -30,7 +30,7 @@ func (ix *Indexer) SyncChanges(ctx context.Context, source string, changed []Ite
 			gone = append(gone, id)
 		}
 	}
-	if err := ix.deleteGone(ctx, source, gone, len(known), rep); err != nil {
+	if err := ix.deleteGone(ctx, source, gone, known, rep); err != nil {
 		return rep, err
 	}
 	if err := ix.compact(ctx, rep); err != nil {

@@ -122,6 +122,26 @@ type Report struct {
 	Known int
 	// DeletesBlocked is how many deletions the mass-deletion guard held back (then Deleted is 0).
 	DeletesBlocked int
+	// Changes are the indexed documents whose content the pass replaced or that it deleted (not
+	// new documents, nor access-only changes), for the notices in the threads that cited them.
+	// Empty for a dry run.
+	Changes []Change
+}
+
+// Kinds of Change.
+const (
+	ChangeUpdated = "updated"
+	ChangeDeleted = "deleted"
+)
+
+// Change is one indexed document whose content a pass replaced (ChangeUpdated, with its new
+// Version and the source's modification time) or that it deleted (ChangeDeleted, with the time
+// of the deletion).
+type Change struct {
+	DocumentID int64
+	Kind       string
+	Version    int64
+	At         time.Time
 }
 
 // prepared is an item read, extracted and chunked, waiting for its embeddings.
@@ -176,7 +196,7 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 				gone = append(gone, id)
 			}
 		}
-		if err := ix.deleteGone(ctx, source, gone, len(known), rep); err != nil {
+		if err := ix.deleteGone(ctx, source, gone, known, rep); err != nil {
 			return rep, err
 		}
 	}
@@ -347,8 +367,10 @@ func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepar
 		g.SetLimit(ix.opts.Writers)
 		for _, p := range batch {
 			g.Go(func() error {
+				var id, version int64
 				if !ix.opts.DryRun {
-					if _, _, err := ix.store.ReplaceDocument(gctx, p.doc, p.chunks); err != nil {
+					var err error
+					if id, version, err = ix.store.ReplaceDocument(gctx, p.doc, p.chunks); err != nil {
 						if ctx.Err() != nil {
 							return ctx.Err()
 						}
@@ -365,6 +387,9 @@ func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepar
 					rep.Added++
 				} else {
 					rep.Changed++
+					if !ix.opts.DryRun {
+						rep.Changes = append(rep.Changes, Change{DocumentID: id, Kind: ChangeUpdated, Version: version, At: p.doc.UpdatedAt})
+					}
 				}
 				return nil
 			})

@@ -4,6 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"time"
+
+	"github.com/citahq/cita/rag"
 )
 
 // DefaultMaxDeleteFraction is the share of a source's documents one pass may delete without a
@@ -39,13 +42,14 @@ func (ix *Indexer) maxDeleteFraction() float64 {
 	return *ix.opts.MaxDeleteFraction
 }
 
-// deleteGone removes the given documents of a source that held total documents (sorted,
-// deduplicated; a dry run only counts them). A mass deletion without AllowMassDelete deletes
-// nothing: the count goes to Report.DeletesBlocked, and the caller must say why (syncrun logs it
-// at error level, records it and returns ErrMassDelete).
-func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string, total int, rep *Report) error {
+// deleteGone removes the given documents of a source whose indexed documents are known (sorted,
+// deduplicated; a dry run only counts them) and adds them to Report.Changes. A mass deletion
+// without AllowMassDelete deletes nothing: the count goes to Report.DeletesBlocked, and the
+// caller must say why (syncrun logs it at error level, records it and returns ErrMassDelete).
+func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string, known map[string]rag.DocumentState, rep *Report) error {
 	slices.Sort(gone)
 	gone = slices.Compact(gone)
+	total := len(known)
 	if massDeletion(len(gone), total, ix.maxDeleteFraction()) && !ix.opts.AllowMassDelete {
 		rep.DeletesBlocked = len(gone)
 		ix.logger.DebugContext(ctx, "mass deletion held back", slog.Int("would_delete", len(gone)), slog.Int("documents", total),
@@ -61,5 +65,9 @@ func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string,
 		return err
 	}
 	rep.Deleted = int(n)
+	now := time.Now()
+	for _, id := range gone {
+		rep.Changes = append(rep.Changes, Change{DocumentID: known[id].ID, Kind: ChangeDeleted, At: now})
+	}
 	return nil
 }

@@ -67,8 +67,9 @@ func (h *History) start(ctx context.Context, source, mode string, dryRun bool) (
 	return id, nil
 }
 
-// finish writes a run's counts, error, failures and withheld documents in one transaction.
-func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure, withheld []indexer.Withheld) error {
+// finish writes a run's counts, error, failures, withheld documents and changed documents (for
+// the notices of bot.Notifier) in one transaction.
+func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure, withheld []indexer.Withheld, changes []indexer.Change) error {
 	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE sync_runs SET finished_at = now(), complete = $2, listed = $3, added = $4,
 			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10, withheld = $11,
@@ -76,6 +77,9 @@ func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure,
 			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error, r.Withheld,
 			r.DeletesBlocked)
 		if err != nil {
+			return err
+		}
+		if err := recordChanges(ctx, tx, r.ID, changes); err != nil {
 			return err
 		}
 		var ids, kinds, reasons []string
@@ -95,6 +99,27 @@ func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure,
 	})
 	if err != nil {
 		return fmt.Errorf("record run %d of %s: %w", r.ID, r.Source, err)
+	}
+	return nil
+}
+
+// recordChanges writes a run's changed and deleted documents to source_changes.
+func recordChanges(ctx context.Context, tx pgx.Tx, runID int64, changes []indexer.Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	docs, kinds, versions, at := make([]int64, len(changes)), make([]string, len(changes)), make([]*int64, len(changes)), make([]time.Time, len(changes))
+	for i, c := range changes {
+		docs[i], kinds[i], at[i] = c.DocumentID, c.Kind, c.At
+		if c.Kind == indexer.ChangeUpdated {
+			versions[i] = &c.Version
+		}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO source_changes (run_id, document_id, kind, doc_version, changed_at)
+		SELECT $1, x.doc, x.kind, x.version, x.at FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::timestamptz[]) AS x(doc, kind, version, at)`,
+		runID, docs, kinds, versions, at)
+	if err != nil {
+		return fmt.Errorf("record changed documents: %w", err)
 	}
 	return nil
 }

@@ -66,7 +66,10 @@ type Result struct {
 	Run      Run
 	Failures []indexer.Failure
 	Withheld []indexer.Withheld // listed documents readable by nobody until their access resolves
-	Took     time.Duration
+	// Changes are the indexed documents the pass re-indexed with new content or deleted,
+	// recorded for the notices in the threads that cited them.
+	Changes []indexer.Change
+	Took    time.Duration
 }
 
 // Runner runs passes against one index. Construct it with New.
@@ -149,12 +152,12 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 	run.FinishedAt = time.Now()
 	res := Result{Run: run, Took: run.FinishedAt.Sub(start)}
 	if rep != nil {
-		res.Failures, res.Withheld = rep.Failed, rep.Withheld
+		res.Failures, res.Withheld, res.Changes = rep.Failed, rep.Withheld, rep.Changes
 	}
 	// Record even when ctx was cancelled (a stopping scheduler): the row must not stay "running".
 	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	if err := r.history.finish(recordCtx, run, res.Failures, res.Withheld); err != nil {
+	if err := r.history.finish(recordCtx, run, res.Failures, res.Withheld, res.Changes); err != nil {
 		return res, errors.Join(passErr, err)
 	}
 	if run.Withheld > 0 {
