@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -171,10 +172,28 @@ func renderExtractive(req ComposeRequest, picked []scoredUnit) string {
 	if older, newer, ok := versionConflict(req.Sources, picked); ok {
 		b.WriteString("\n\n" + fmt.Sprintf(ph.NewerSource, older.N, newer.N, newer.N))
 	}
+	for _, src := range noLongerCurrent(req, picked) {
+		b.WriteString("\n\n" + fmt.Sprintf(ph.NotCurrent, src.N, HistoryNote(src.Validity, time.Now(), req.Lang)))
+	}
 	if other := quotedLanguage(req, picked); other != "" {
 		b.WriteString("\n\n" + fmt.Sprintf(ph.QuotedIn, ph.LangName[other]))
 	}
 	return b.String()
+}
+
+// noLongerCurrent returns the quoted sources that are no longer current (cited for a period the
+// question names), once each: the answer says so, so none is taken as current.
+func noLongerCurrent(req ComposeRequest, picked []scoredUnit) []Source {
+	var out []Source
+	seen := map[int]bool{}
+	for _, p := range picked {
+		src := req.Sources[p.source]
+		if !seen[src.N] && src.NoLongerCurrent(time.Now()) {
+			seen[src.N] = true
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // sectionLabel names the section a bare list sits in: its section path, else the title.

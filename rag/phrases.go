@@ -9,6 +9,7 @@ type phrases struct {
 	Related     string // heads the quotes after the direct answer
 	NewerSource string // %d newer, %d older source
 	QuotedIn    string // %s = the language the quotes are in
+	NotCurrent  string // %d source, %s its HistoryNote
 	LangName    map[string]string
 }
 
@@ -19,6 +20,7 @@ var phrasebook = map[string]phrases{
 		Related:     "Also in our documentation:",
 		NewerSource: "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
 		QuotedIn:    "(Quoted as written, in %s.)",
+		NotCurrent:  "Note: [%d] is no longer current (%s).",
 		LangName:    map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
@@ -27,6 +29,7 @@ var phrasebook = map[string]phrases{
 		Related:     "También en nuestra documentación:",
 		NewerSource: "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
 		QuotedIn:    "(Cito el texto original, en %s.)",
+		NotCurrent:  "Nota: [%d] ya no está vigente (%s).",
 		LangName:    map[string]string{"es": "español", "en": "inglés"},
 	},
 }
