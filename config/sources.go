@@ -25,6 +25,9 @@ type SourceConfig struct {
 	// Access maps paths (folder) or object keys (s3) to groups. Google Drive takes its groups
 	// from each file's permissions instead.
 	Access AccessRules `yaml:"access"`
+	// Validity marks documents by path as superseded or valid for a window ("archive/**"); see
+	// docs/validity.md.
+	Validity ValidityRules `yaml:"validity"`
 	// MaxDeleteFraction is the share of the source's documents one pass may delete (default
 	// 0.2, from 0 to 1). A pass that would delete more, beyond 3 documents, or all of the
 	// source's documents whatever their number, deletes nothing and asks for
@@ -156,6 +159,9 @@ func ValidateSources(sources []SourceConfig) error {
 		}
 		if err := s.Access.Compile(); err != nil {
 			bad("access", "%v", err)
+		}
+		if err := s.Validity.Compile(); err != nil {
+			bad("validity", "%v", err)
 		}
 		if f := s.MaxDeleteFraction; f != nil && !(*f >= 0 && *f <= 1) { // NaN fails both
 			bad("max_delete_fraction", "%v is out of range; give a fraction from 0 to 1 (default %g: a pass may delete a fifth of the source)", *f, DefaultMaxDeleteFraction)

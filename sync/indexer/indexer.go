@@ -50,6 +50,10 @@ type Item struct {
 	// mappable permission). With AccessErr set, or no group, the item is withheld: readable by
 	// nobody until a later listing resolves its access.
 	AccessErr error
+	// Validity is what the source says of the item's validity beyond its content (a path rule
+	// such as "archive/**", a validity sidecar, Drive or S3 metadata); it overrides the fields
+	// the document itself sets (front matter, properties) where it sets them.
+	Validity rag.Validity
 	// Open reads the item's content. It is called only when the fingerprint changed.
 	Open func(ctx context.Context) ([]byte, error)
 }
@@ -71,6 +75,9 @@ type Options struct {
 	MaxDeleteFraction *float64
 	// AllowMassDelete confirms this pass's deletions whatever their number.
 	AllowMassDelete bool
+	// IgnoreValidity indexes every document as always valid, whatever its metadata or the
+	// source's rules say: only for measuring what answers do without validity (the validity set).
+	IgnoreValidity bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
 }
@@ -239,6 +246,15 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 		// Checked before (accessProblem): an item whose groups are not valid is withheld.
 		return nil, fmt.Errorf("access groups: %w", err)
 	}
+	// The source's validity counts as content: a rule that starts or stops marking the item
+	// re-indexes it (rare), so the index never keeps a window its sources no longer give.
+	validityKey := ""
+	if key := it.Validity.Key(); key != "" {
+		validityKey = "+v" + contentHash([]byte(key))[:16]
+		if it.Fingerprint != "" {
+			it.Fingerprint += validityKey
+		}
+	}
 	state, exists := known[it.ExternalID]
 	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
@@ -248,7 +264,7 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
-	hash := contentHash(data)
+	hash := contentHash(data) + validityKey
 	if exists && state.ContentHash == hash {
 		if !ix.opts.DryRun && it.Fingerprint != "" {
 			if err := ix.store.SetFingerprint(ctx, source, it.ExternalID, it.Fingerprint); err != nil {
@@ -282,12 +298,19 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	if owner == "" {
 		owner = it.Owner
 	}
+	validity := doc.Validity.Merge(it.Validity)
+	if ix.opts.IgnoreValidity {
+		validity = rag.Validity{}
+	}
+	if err := validity.Validate(); err != nil {
+		return nil, fmt.Errorf("validity: %w", err)
+	}
 	return &prepared{
 		item: it,
 		doc: rag.Document{
 			Source: source, ExternalID: it.ExternalID, Title: doc.Title, URL: it.URL, Owner: owner,
 			Lang: lang.Detect(doc.Title + "\n" + sample.String()), UpdatedAt: updated, ContentHash: hash,
-			Groups: groups, Fingerprint: it.Fingerprint,
+			Groups: groups, Fingerprint: it.Fingerprint, Validity: validity,
 		},
 		chunks: chunks,
 		isNew:  !exists,
