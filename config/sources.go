@@ -45,7 +45,14 @@ type FolderSource struct {
 	// URLBase, when set, makes citations link to URLBase + the file's relative path.
 	URLBase string `yaml:"url_base"`
 	// Sidecars enables `.cita-access.yaml` files: one in a folder gives the groups of its subtree.
+	// It enables `.cita-validity.yaml` files too (docs/validity.md).
 	Sidecars bool `yaml:"sidecars"`
+	// Watch makes `cita serve` watch the tree (fsnotify) and run a pass within seconds of a
+	// change, in addition to the schedule, which stays the safety net.
+	Watch bool `yaml:"watch"`
+	// WatchDebounce is how long the watcher waits after the last change of a burst before the
+	// pass (default 300ms).
+	WatchDebounce time.Duration `yaml:"watch_debounce"`
 }
 
 // GDriveSource is Google Drive through the Drive API v3.

@@ -129,6 +129,9 @@ type Report struct {
 	Known int
 	// DeletesBlocked is how many deletions the mass-deletion guard held back (then Deleted is 0).
 	DeletesBlocked int
+	// ChangedModified are the source modification times of the documents added or changed, for
+	// measuring how long a change took to reach the index.
+	ChangedModified []time.Time
 }
 
 // prepared is an item read, extracted and chunked, waiting for its embeddings.
@@ -384,6 +387,9 @@ func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepar
 				mu.Lock()
 				defer mu.Unlock()
 				rep.Chunks += len(p.chunks)
+				if !p.item.Modified.IsZero() {
+					rep.ChangedModified = append(rep.ChangedModified, p.item.Modified)
+				}
 				if p.isNew {
 					rep.Added++
 				} else {
