@@ -25,6 +25,9 @@ type SourceConfig struct {
 	// Access maps paths (folder) or object keys (s3) to groups. Google Drive takes its groups
 	// from each file's permissions instead.
 	Access AccessRules `yaml:"access"`
+	// Validity marks documents by path as superseded or valid for a window ("archive/**"); see
+	// docs/validity.md.
+	Validity ValidityRules `yaml:"validity"`
 	// MaxDeleteFraction is the share of the source's documents one pass may delete (default
 	// 0.2, from 0 to 1). A pass that would delete more, beyond 3 documents, or all of the
 	// source's documents whatever their number, deletes nothing and asks for
@@ -42,7 +45,14 @@ type FolderSource struct {
 	// URLBase, when set, makes citations link to URLBase + the file's relative path.
 	URLBase string `yaml:"url_base"`
 	// Sidecars enables `.cita-access.yaml` files: one in a folder gives the groups of its subtree.
+	// It enables `.cita-validity.yaml` files too (docs/validity.md).
 	Sidecars bool `yaml:"sidecars"`
+	// Watch makes `cita serve` watch the tree (fsnotify) and run a pass within seconds of a
+	// change, in addition to the schedule, which stays the safety net.
+	Watch bool `yaml:"watch"`
+	// WatchDebounce is how long the watcher waits after the last change of a burst before the
+	// pass (default 300ms).
+	WatchDebounce time.Duration `yaml:"watch_debounce"`
 }
 
 // GDriveSource is Google Drive through the Drive API v3.
@@ -156,6 +166,9 @@ func ValidateSources(sources []SourceConfig) error {
 		}
 		if err := s.Access.Compile(); err != nil {
 			bad("access", "%v", err)
+		}
+		if err := s.Validity.Compile(); err != nil {
+			bad("validity", "%v", err)
 		}
 		if f := s.MaxDeleteFraction; f != nil && !(*f >= 0 && *f <= 1) { // NaN fails both
 			bad("max_delete_fraction", "%v is out of range; give a fraction from 0 to 1 (default %g: a pass may delete a fifth of the source)", *f, DefaultMaxDeleteFraction)

@@ -21,6 +21,8 @@ type Document struct {
 	// Fingerprint is the source's cheap change marker (size+mtime, ETag, Drive version): equal
 	// fingerprints mean the content need not be read again.
 	Fingerprint string
+	// Validity is when the document applies (front matter, properties, sidecar or path rules).
+	Validity Validity
 }
 
 // DocumentState is what the index knows of a document, for change detection.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -104,7 +105,7 @@ func newestFirst(sources []Source, picked []scoredUnit) []scoredUnit {
 	for i := 0; i < len(picked); i++ {
 		for j := i + 1; j < len(picked); j++ {
 			a, b := sources[picked[i].source], sources[picked[j].source]
-			if a.DocumentID != b.DocumentID && sameDocumentFamily(a.Title, b.Title) && b.UpdatedAt.After(a.UpdatedAt) {
+			if a.DocumentID != b.DocumentID && sameDocumentFamily(a.Title, b.Title) && b.UpdatedAt.After(a.UpdatedAt) && sameStanding(a, b) {
 				newer := picked[j]
 				copy(picked[i+1:j+1], picked[i:j])
 				picked[i] = newer
@@ -171,10 +172,28 @@ func renderExtractive(req ComposeRequest, picked []scoredUnit) string {
 	if older, newer, ok := versionConflict(req.Sources, picked); ok {
 		b.WriteString("\n\n" + fmt.Sprintf(ph.NewerSource, older.N, newer.N, newer.N))
 	}
+	for _, src := range noLongerCurrent(req, picked) {
+		b.WriteString("\n\n" + fmt.Sprintf(ph.NotCurrent, src.N, HistoryNote(src.Validity, time.Now(), req.Lang)))
+	}
 	if other := quotedLanguage(req, picked); other != "" {
 		b.WriteString("\n\n" + fmt.Sprintf(ph.QuotedIn, ph.LangName[other]))
 	}
 	return b.String()
+}
+
+// noLongerCurrent returns the quoted sources that are no longer current (cited for a period the
+// question names), once each: the answer says so, so none is taken as current.
+func noLongerCurrent(req ComposeRequest, picked []scoredUnit) []Source {
+	var out []Source
+	seen := map[int]bool{}
+	for _, p := range picked {
+		src := req.Sources[p.source]
+		if !seen[src.N] && src.NoLongerCurrent(time.Now()) {
+			seen[src.N] = true
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // sectionLabel names the section a bare list sits in: its section path, else the title.
@@ -228,12 +247,20 @@ func versionConflict(sources []Source, picked []scoredUnit) (older, newer Source
 			if i == j || !cited[i] || !cited[j] || a.DocumentID == b.DocumentID {
 				continue
 			}
-			if sameDocumentFamily(a.Title, b.Title) && a.UpdatedAt.Before(b.UpdatedAt) {
+			if sameDocumentFamily(a.Title, b.Title) && a.UpdatedAt.Before(b.UpdatedAt) && sameStanding(a, b) {
 				return a, b, true
 			}
 		}
 	}
 	return Source{}, Source{}, false
+}
+
+// sameStanding reports whether two sources are both current or both no longer current. A
+// current and a superseded version are not "newer and older": the question named the past
+// period the superseded one is quoted for, and its own note says it is no longer current.
+func sameStanding(a, b Source) bool {
+	now := time.Now()
+	return a.NoLongerCurrent(now) == b.NoLongerCurrent(now)
 }
 
 // sameDocumentFamily reports whether two titles name versions of one document: their words,

@@ -11,6 +11,7 @@ type phrases struct {
 	QuotedIn    string // %s = the language the quotes are in
 	// ModelTimedOut labels an offline answer given because the model did not reply; %s = timeout
 	ModelTimedOut string
+	NotCurrent    string // %d source, %s its HistoryNote
 	LangName      map[string]string
 }
 
@@ -22,6 +23,7 @@ var phrasebook = map[string]phrases{
 		NewerSource:   "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
 		QuotedIn:      "(Quoted as written, in %s.)",
 		ModelTimedOut: "_The answering model did not reply within %s, so this answer quotes the documents directly, without the model:_",
+		NotCurrent:    "Note: [%d] is no longer current (%s).",
 		LangName:      map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
@@ -31,6 +33,7 @@ var phrasebook = map[string]phrases{
 		NewerSource:   "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
 		QuotedIn:      "(Cito el texto original, en %s.)",
 		ModelTimedOut: "_El modelo que redacta las respuestas no respondió en %s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		NotCurrent:    "Nota: [%d] ya no está vigente (%s).",
 		LangName:      map[string]string{"es": "español", "en": "inglés"},
 	},
 }

@@ -166,6 +166,9 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	// Everything after the rewrite depends only on the standalone query, the scope and the
 	// language, so a follow-up is cached under its standalone query.
 	key := NewCacheKey(ans.StandaloneQuery, q.Scope, ans.Lang)
+	// The period the question names (none: now) decides which documents may be cited; it
+	// depends on the standalone query only, which the key holds.
+	q.Scope = q.Scope.WithPeriod(QuestionPeriod(ans.StandaloneQuery, time.Now()))
 	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
 		return hit, nil
 	}

@@ -18,6 +18,7 @@ var ErrNoScope = errors.New("empty access scope: the asker belongs to no access 
 // they hold the same groups.
 type Scope struct {
 	groups []string
+	period Period // zero: documents current now (see WithPeriod)
 }
 
 // NewScope returns the scope of the given groups (blank ones are ignored). It returns an error
@@ -63,7 +64,7 @@ func (s Scope) Intersect(o Scope) Scope {
 			out = append(out, g)
 		}
 	}
-	return Scope{groups: out}
+	return Scope{groups: out, period: s.period}
 }
 
 // Contains reports whether group g is in the scope.

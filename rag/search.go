@@ -41,6 +41,7 @@ type Hit struct {
 	Owner      string
 	Lang       string
 	UpdatedAt  time.Time
+	Validity   Validity        // when the document applies; a hit outside "now" is cited as history
 	Score      float64         // fused score
 	ArmRank    map[Arm]int     // 1-based rank in each arm that returned it
 	ArmScore   map[Arm]float64 // the arm's raw score (BM25, cosine similarity)

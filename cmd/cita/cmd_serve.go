@@ -216,6 +216,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if dc.Enabled() {
 		g.Go(func() error { return discordStartError(discordAdapter.Serve(gctx, mux)) })
 	}
+	watchFolders(gctx, g, a.cfg.Sources, sched, runner.History(), e.logger)
 	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
 	if a.cfg.Cache.On() {
 		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)

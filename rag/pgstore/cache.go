@@ -75,7 +75,8 @@ func (c *Cache) keyHash(key rag.CacheKey) []byte {
 
 const lookupSQL = `
 SELECT c.id, c.created_at, c.answer,
-	c.created_at > now() - CASE WHEN c.abstained THEN $6::interval ELSE $7::interval END,
+	c.created_at > now() - CASE WHEN c.abstained THEN $6::interval ELSE $7::interval END
+		AND (c.expires_at IS NULL OR c.expires_at > now()),
 	NOT EXISTS (
 		SELECT 1 FROM answer_cache_documents a LEFT JOIN documents d ON d.id = a.document_id
 		WHERE a.entry_id = c.id AND d.version IS DISTINCT FROM a.doc_version)
@@ -136,11 +137,11 @@ func (c *Cache) Store(ctx context.Context, key rag.CacheKey, ans *rag.Answer) er
 	err = pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
 		var id int64
 		err := tx.QueryRow(ctx, `
-			INSERT INTO answer_cache (key_hash, variant, scope_key, lang, query_key, abstained, answer)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			INSERT INTO answer_cache (key_hash, variant, scope_key, lang, query_key, abstained, answer, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, (`+nextValidityBoundarySQL+`))
 			ON CONFLICT (key_hash) DO UPDATE SET variant = EXCLUDED.variant, scope_key = EXCLUDED.scope_key,
 				lang = EXCLUDED.lang, query_key = EXCLUDED.query_key, abstained = EXCLUDED.abstained,
-				answer = EXCLUDED.answer, created_at = now()
+				answer = EXCLUDED.answer, created_at = now(), expires_at = EXCLUDED.expires_at
 			RETURNING id`,
 			c.keyHash(key), c.opts.Variant, key.Scope, key.Lang, key.Query, ans.Abstained, raw).Scan(&id)
 		if err != nil {
@@ -173,6 +174,12 @@ func (c *Cache) Store(ctx context.Context, key rag.CacheKey, ans *rag.Answer) er
 	return nil
 }
 
+// nextValidityBoundarySQL is the next moment any indexed document enters or leaves its validity
+// window: an answer written now may have cited, or missed, a document whose validity changes
+// then with no new version, so the entry expires at that moment.
+const nextValidityBoundarySQL = `SELECT min(b) FROM documents d,
+	LATERAL (VALUES (d.valid_from), (d.valid_until), (d.superseded_on)) AS v(b) WHERE b > now()`
+
 // citedVersions returns the distinct documents the sources cite with the version each was cited
 // at. A document cited at two versions keeps the lower one, so the entry can never look fresh.
 func citedVersions(sources []rag.Source) (docIDs, versions []int64) {
@@ -196,6 +203,7 @@ func (c *Cache) Prune(ctx context.Context) (int64, error) {
 	tag, err := c.pool.Exec(ctx, `
 		DELETE FROM answer_cache c
 		WHERE c.created_at <= now() - CASE WHEN c.abstained THEN $1::interval ELSE $2::interval END
+			OR c.expires_at <= now()
 			OR EXISTS (
 				SELECT 1 FROM answer_cache_documents a LEFT JOIN documents d ON d.id = a.document_id
 				WHERE a.entry_id = c.id AND d.version IS DISTINCT FROM a.doc_version)`,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -46,17 +47,24 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
 			return fmt.Errorf("index without waiting for the flush: %w", err)
 		}
+		v := doc.Validity
 		err := tx.QueryRow(ctx, `
-			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb))
+			INSERT INTO documents (source, external_id, title, url, owner, lang, updated_at, content_hash, groups, meta,
+				valid_from, valid_until, superseded_by, superseded_on)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, '{}'::jsonb),
+				$11, $12, $13, CASE WHEN $14 THEN coalesce($15, now()) END)
 			ON CONFLICT (source, external_id) DO UPDATE SET
 				title = EXCLUDED.title, url = EXCLUDED.url, owner = EXCLUDED.owner, lang = EXCLUDED.lang,
 				updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash, groups = EXCLUDED.groups,
 				access_error = NULL, withheld_at = NULL,
+				valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until, superseded_by = EXCLUDED.superseded_by,
+				-- A mark without a day keeps the day the index first saw it.
+				superseded_on = CASE WHEN $14 THEN coalesce($15, documents.superseded_on, now()) END,
 				meta = EXCLUDED.meta, version = nextval('document_versions'), indexed_at = now()
 			RETURNING id, version`,
 			doc.Source, doc.ExternalID, doc.Title, doc.URL, doc.Owner, langCode(doc.Lang), doc.UpdatedAt,
-			doc.ContentHash, groups, map[string]string{"fingerprint": doc.Fingerprint}).Scan(&id, &version)
+			doc.ContentHash, groups, map[string]string{"fingerprint": doc.Fingerprint},
+			timeArg(v.From), timeArg(v.Until), v.SupersededBy, v.Superseded || v.SupersededBy != "", timeArg(v.SupersededOn)).Scan(&id, &version)
 		if err != nil {
 			return fmt.Errorf("upsert document: %w", err)
 		}
@@ -71,8 +79,9 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		}
 		// One INSERT for all chunks: one statement-level trigger run for the BM25 statistics.
 		_, err = tx.Exec(ctx, `
-			INSERT INTO chunks (document_id, position, title, section, locator, content, ts_config, groups, embed_model, embedding)
-			SELECT $1, x.ord - 1, $2, x.section, x.locator, x.content, $3::regconfig, $4, $5, x.embedding
+			INSERT INTO chunks (document_id, position, title, section, locator, content, ts_config, groups, embed_model, embedding, valid)
+			SELECT $1, x.ord - 1, $2, x.section, x.locator, x.content, $3::regconfig, $4, $5, x.embedding,
+				(SELECT cita_validity_window(d.valid_from, d.valid_until, d.superseded_on) FROM documents d WHERE d.id = $1)
 			FROM unnest($6::text[], $7::text[], $8::text[], $9::public.vector[]) WITH ORDINALITY AS x(section, locator, content, embedding, ord)`,
 			id, doc.Title, tsConfig(doc.Lang), groups, s.model.Model, sections, locators, contents, vectors)
 		if err != nil {
@@ -84,6 +93,14 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, err)
 	}
 	return id, version, nil
+}
+
+// timeArg is t for a nullable timestamptz: nil when zero.
+func timeArg(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }
 
 func langCode(lang string) string {

@@ -109,10 +109,11 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	for i, t := range terms {
 		nums[i], kinds[i], lexemes[i], idfs[i] = int32(t.Word), t.Kind, t.Lexeme, t.IDF*t.Weight
 	}
+	from, until := periodArgs(scope)
 	rows, err = s.pool.Query(ctx, ftsSQL,
 		nums, kinds, lexemes, idfs,
 		scope.Groups(), tsqueryOr(candT), tsqueryOr(candS),
-		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k)
+		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k, from, until)
 	if err != nil {
 		return nil, nil, fmt.Errorf("full-text search: %w", err)
 	}
@@ -224,7 +225,7 @@ WITH terms AS MATERIALIZED ( -- parse each term's tsqueries once
 	SELECT c.id, c.tsv || ''::tsvector AS tsv,
 		CASE WHEN 's' = ANY($2::text[]) THEN c.tsv_simple || ''::tsvector END AS tsv_simple
 	FROM chunks c
-	WHERE c.groups && $5::text[]
+	WHERE c.groups && $5::text[] AND cita_citable(c.valid, $13, $14)
 	  AND (($6 <> '' AND c.tsv @@ $6::tsquery) OR ($7 <> '' AND c.tsv_simple @@ $7::tsquery))
 ), tf AS MATERIALIZED (
 	SELECT cand.id, t.word, t.idf,

@@ -11,10 +11,10 @@ import (
 )
 
 // The vector arm's statements. Each keeps vectorFilter, the store's model and the caller's access
-// groups ($2), in its WHERE. %[1]s is the store's indexed vector expression and %[2]s its model
+// groups ($2), in its WHERE, and cita_citable over the validity period ($5, $6; periodArgs). %[1]s is the store's indexed vector expression and %[2]s its model
 // literal, both fixed in New from a checked model name and a number, never from a request.
 const (
-	vectorFilter = `embed_model = %[2]s AND groups && $2::text[]`
+	vectorFilter = `embed_model = %[2]s AND groups && $2::text[] AND cita_citable(valid, $5, $6)`
 	// indexedVectorSQL: the relaxed index scan returns neighbours only roughly in order, so the
 	// inner query takes $4 (a few times k) of them and the outer one keeps the true nearest $3.
 	indexedVectorSQL = `SELECT id, dist FROM (
@@ -24,8 +24,9 @@ const (
 			ORDER BY %[1]s OPERATOR(public.<=>) $1::public.vector
 			LIMIT $4
 		) nearest ORDER BY dist, id LIMIT $3`
+	// $4 is unused here (kept so both statements number the period alike).
 	exactVectorSQL = `SELECT id, embedding OPERATOR(public.<=>) $1::public.vector AS dist FROM chunks
-		WHERE ` + vectorFilter + ` ORDER BY dist, id LIMIT $3`
+		WHERE ` + vectorFilter + ` AND $4::int IS NOT NULL ORDER BY dist, id LIMIT $3`
 )
 
 // vectorQuery is one way of running the vector arm: a statement above and the planner settings
@@ -34,7 +35,7 @@ type vectorQuery struct {
 	name     string // prefixes its errors
 	settings string // SET LOCAL statements, so they end with the query's transaction
 	sql      string
-	args     []any // after $1 (the vector) and $2 (the groups)
+	args     []any // $3 and $4, after $1 (the vector) and $2 (the groups); the period follows
 }
 
 // SearchVector returns the k chunks nearest to vec (cosine) among those the scope may read. The
@@ -58,7 +59,7 @@ func (s *Store) SearchVectorExact(ctx context.Context, vec []float32, scope rag.
 		name:     "exact vector search",
 		settings: "SET LOCAL enable_indexscan = off",
 		sql:      fmt.Sprintf(exactVectorSQL, s.vectorExpr, s.modelLit),
-		args:     []any{k},
+		args:     []any{k, 0},
 	})
 }
 
@@ -77,7 +78,9 @@ func (s *Store) nearest(ctx context.Context, vec []float32, scope rag.Scope, q v
 		if _, err := tx.Exec(ctx, q.settings); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, q.sql, append([]any{pgvector.NewVector(vec), scope.Groups()}, q.args...)...)
+		from, until := periodArgs(scope)
+		args := append([]any{pgvector.NewVector(vec), scope.Groups()}, q.args...)
+		rows, err := tx.Query(ctx, q.sql, append(args, from, until)...)
 		if err != nil {
 			return err
 		}

@@ -3,13 +3,20 @@
 // flattened text.
 package extract
 
-import "time"
+import (
+	"time"
+
+	"github.com/citahq/cita/rag"
+)
 
 // Document is a file's structured content and metadata.
 type Document struct {
 	Title    string    // from the document's properties, else its first heading, else the file name
 	Author   string    // empty when unknown
 	Modified time.Time // zero when the format does not say; callers fall back to the file's mtime
+	// Validity is when the document says it applies (Markdown front matter, office custom
+	// properties); zero when it does not say.
+	Validity rag.Validity
 	Sections []Section
 }
 

@@ -44,7 +44,11 @@ func extractDOCX(ctx context.Context, _ string, data []byte, limits Limits) (*Do
 	if err := xmlTokens("word/document.xml", body, w.token); err != nil {
 		return nil, err
 	}
-	return &Document{Title: w.b.title, Author: props.Author, Modified: parseDate(props.Modified), Sections: w.b.sections}, nil
+	validity, err := readOOXMLValidity(z)
+	if err != nil {
+		return nil, err
+	}
+	return &Document{Title: w.b.title, Author: props.Author, Modified: parseDate(props.Modified), Validity: validity, Sections: w.b.sections}, nil
 }
 
 // readOOXMLCore reads docProps/core.xml when present.

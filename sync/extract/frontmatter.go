@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/citahq/cita/rag"
 )
 
 // frontMatter is the metadata a Markdown file's YAML header may carry.
@@ -13,6 +15,7 @@ type frontMatter struct {
 	Title    string
 	Author   string
 	Modified time.Time
+	Validity rag.Validity // valid_from, valid_until, superseded_by, superseded_on, status
 }
 
 // splitFrontMatter separates a leading "---" YAML block from the body. Text that starts with
@@ -56,6 +59,7 @@ func frontMatterFrom(fields map[string]any) frontMatter {
 	fm.Title = cleanInline(yamlString(lookup("title")))
 	fm.Author = cleanInline(yamlString(lookup("owner", "author", "authors", "creator")))
 	fm.Modified = yamlTime(lookup("updated", "modified", "last_modified", "lastmod", "last_updated", "date"))
+	fm.Validity = validityFrom(lookupIn(fields))
 	return fm
 }
 

@@ -31,7 +31,7 @@ func extractMarkdown(ctx context.Context, name string, data []byte, _ Limits) (*
 		}
 		w.block(n, 0)
 	}
-	return &Document{Title: w.b.title, Author: meta.Author, Modified: meta.Modified, Sections: w.b.sections}, nil
+	return &Document{Title: w.b.title, Author: meta.Author, Modified: meta.Modified, Validity: meta.Validity, Sections: w.b.sections}, nil
 }
 
 type markdownWalker struct {

@@ -28,7 +28,11 @@ func extractPPTX(ctx context.Context, _ string, data []byte, limits Limits) (*Do
 	if err != nil {
 		return nil, err
 	}
-	doc := &Document{Title: props.Title, Author: props.Author, Modified: parseDate(props.Modified)}
+	validity, err := readOOXMLValidity(z)
+	if err != nil {
+		return nil, err
+	}
+	doc := &Document{Title: props.Title, Author: props.Author, Modified: parseDate(props.Modified), Validity: validity}
 	for i, slidePart := range slides {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -50,6 +50,10 @@ type Item struct {
 	// mappable permission). With AccessErr set, or no group, the item is withheld: readable by
 	// nobody until a later listing resolves its access.
 	AccessErr error
+	// Validity is what the source says of the item's validity beyond its content (a path rule
+	// such as "archive/**", a validity sidecar, Drive or S3 metadata); it overrides the fields
+	// the document itself sets (front matter, properties) where it sets them.
+	Validity rag.Validity
 	// Open reads the item's content. It is called only when the fingerprint changed.
 	Open func(ctx context.Context) ([]byte, error)
 }
@@ -71,6 +75,9 @@ type Options struct {
 	MaxDeleteFraction *float64
 	// AllowMassDelete confirms this pass's deletions whatever their number.
 	AllowMassDelete bool
+	// IgnoreValidity indexes every document as always valid, whatever its metadata or the
+	// source's rules say: only for measuring what answers do without validity (the validity set).
+	IgnoreValidity bool
 	// Progress, when set, is called after each item with the number done and the total.
 	Progress func(done, total int, item string)
 }
@@ -122,6 +129,9 @@ type Report struct {
 	Known int
 	// DeletesBlocked is how many deletions the mass-deletion guard held back (then Deleted is 0).
 	DeletesBlocked int
+	// ChangedModified are the source modification times of the documents added or changed, for
+	// measuring how long a change took to reach the index.
+	ChangedModified []time.Time
 	// Changes are the indexed documents whose content the pass replaced or that it deleted (not
 	// new documents, nor access-only changes), for the notices in the threads that cited them.
 	// Empty for a dry run.
@@ -259,6 +269,15 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 		// Checked before (accessProblem): an item whose groups are not valid is withheld.
 		return nil, fmt.Errorf("access groups: %w", err)
 	}
+	// The source's validity counts as content: a rule that starts or stops marking the item
+	// re-indexes it (rare), so the index never keeps a window its sources no longer give.
+	validityKey := ""
+	if key := it.Validity.Key(); key != "" {
+		validityKey = "+v" + contentHash([]byte(key))[:16]
+		if it.Fingerprint != "" {
+			it.Fingerprint += validityKey
+		}
+	}
 	state, exists := known[it.ExternalID]
 	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
@@ -268,7 +287,7 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
-	hash := contentHash(data)
+	hash := contentHash(data) + validityKey
 	if exists && state.ContentHash == hash {
 		if !ix.opts.DryRun && it.Fingerprint != "" {
 			if err := ix.store.SetFingerprint(ctx, source, it.ExternalID, it.Fingerprint); err != nil {
@@ -302,12 +321,19 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	if owner == "" {
 		owner = it.Owner
 	}
+	validity := doc.Validity.Merge(it.Validity)
+	if ix.opts.IgnoreValidity {
+		validity = rag.Validity{}
+	}
+	if err := validity.Validate(); err != nil {
+		return nil, fmt.Errorf("validity: %w", err)
+	}
 	return &prepared{
 		item: it,
 		doc: rag.Document{
 			Source: source, ExternalID: it.ExternalID, Title: doc.Title, URL: it.URL, Owner: owner,
 			Lang: lang.Detect(doc.Title + "\n" + sample.String()), UpdatedAt: updated, ContentHash: hash,
-			Groups: groups, Fingerprint: it.Fingerprint,
+			Groups: groups, Fingerprint: it.Fingerprint, Validity: validity,
 		},
 		chunks: chunks,
 		isNew:  !exists,
@@ -383,6 +409,9 @@ func (ix *Indexer) writeBatch(ctx context.Context, source string, batch []prepar
 				mu.Lock()
 				defer mu.Unlock()
 				rep.Chunks += len(p.chunks)
+				if !p.item.Modified.IsZero() {
+					rep.ChangedModified = append(rep.ChangedModified, p.item.Modified)
+				}
 				if p.isNew {
 					rep.Added++
 				} else {

@@ -30,6 +30,9 @@ type Scheduler struct {
 	cron    *cron.Cron
 	mu      sync.Mutex
 	entries map[string]entry
+	lanes   map[string]*lane
+	wg      sync.WaitGroup // the lanes' loops
+	started bool
 	ctx     context.Context
 	cancel  context.CancelFunc
 }
@@ -48,6 +51,7 @@ func New(runner Runner, logger *slog.Logger) *Scheduler {
 		logger:  logger,
 		cron:    cron.New(cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)), cron.WithLogger(cl)),
 		entries: map[string]entry{},
+		lanes:   map[string]*lane{},
 		ctx:     ctx,
 		cancel:  cancel,
 	}
@@ -66,17 +70,27 @@ func (s *Scheduler) Add(cfg config.SourceConfig, src syncrun.Source) error {
 	if _, dup := s.entries[src.Name]; dup {
 		return fmt.Errorf("source %s is scheduled twice", src.Name)
 	}
+	l := newLane(src)
+	s.lanes[src.Name] = l
+	if s.started {
+		s.startLane(l)
+	}
 	if sched == nil {
 		s.entries[src.Name] = entry{}
 		return nil
 	}
-	id := s.cron.Schedule(sched, cron.FuncJob(func() { s.runOnce(src) }))
+	id := s.cron.Schedule(sched, cron.FuncJob(func() { s.runOnce(l, syncrun.RunOptions{}) }))
 	s.entries[src.Name] = entry{id: id, schedule: sched}
 	return nil
 }
 
-func (s *Scheduler) runOnce(src syncrun.Source) {
-	res, err := s.runner.Run(s.ctx, src, syncrun.RunOptions{})
+// runOnce runs one pass of the lane's source, never two at once in this process (the runner's
+// advisory lock keeps other replicas out). It returns the pass's error.
+func (s *Scheduler) runOnce(l *lane, ro syncrun.RunOptions) error {
+	l.running.Lock()
+	defer l.running.Unlock()
+	src := l.src
+	res, err := s.runner.Run(s.ctx, src, ro)
 	switch {
 	case errors.Is(err, syncrun.ErrBusy):
 		s.logger.InfoContext(s.ctx, "sync skipped: another replica is syncing this source", slog.String("source", src.Name))
@@ -89,10 +103,17 @@ func (s *Scheduler) runOnce(src syncrun.Source) {
 	case err != nil:
 		s.logger.ErrorContext(s.ctx, "sync failed", slog.String("source", src.Name), slog.Int64("run_id", res.Run.ID), slog.String("error", err.Error()))
 	}
+	return err
 }
 
 // Start begins triggering passes; ctx's end stops the scheduler as Stop does.
 func (s *Scheduler) Start(ctx context.Context) {
+	s.mu.Lock()
+	s.started = true
+	for _, l := range s.lanes {
+		s.startLane(l)
+	}
+	s.mu.Unlock()
 	s.cron.Start()
 	go func() {
 		select {
@@ -108,6 +129,7 @@ func (s *Scheduler) Start(ctx context.Context) {
 func (s *Scheduler) Stop() {
 	s.cancel()
 	<-s.cron.Stop().Done()
+	s.wg.Wait()
 }
 
 // SourceTimes is a scheduled source and its next trigger (zero when it has no schedule).

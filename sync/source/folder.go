@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/source/sidecar"
 )
@@ -28,6 +29,7 @@ type Folder struct {
 	root     string
 	urlBase  string
 	rules    config.AccessRules
+	validity config.ValidityRules
 	sidecars bool
 	logger   *slog.Logger
 }
@@ -39,11 +41,15 @@ func NewFolder(cfg config.SourceConfig, logger *slog.Logger) (*Folder, error) {
 	if err := rules.Compile(); err != nil {
 		return nil, fmt.Errorf("source %s access: %w", cfg.Name, err)
 	}
+	validity := cfg.Validity
+	if err := validity.Compile(); err != nil {
+		return nil, fmt.Errorf("source %s validity: %w", cfg.Name, err)
+	}
 	root, err := filepath.Abs(cfg.Folder.Path)
 	if err != nil {
 		return nil, fmt.Errorf("source %s folder.path: %w", cfg.Name, err)
 	}
-	return &Folder{root: root, urlBase: cfg.Folder.URLBase, rules: rules, sidecars: cfg.Folder.Sidecars, logger: logger}, nil
+	return &Folder{root: root, urlBase: cfg.Folder.URLBase, rules: rules, validity: validity, sidecars: cfg.Folder.Sidecars, logger: logger}, nil
 }
 
 // List walks the folder. complete is false when part of the tree could not be read; err is set
@@ -70,8 +76,10 @@ func (f *Folder) List(ctx context.Context) ([]indexer.Item, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	validity := sidecar.NewValidityResolver(f.readSidecarNamed(sidecar.ValidityName))
 	for i := range items {
 		items[i].AccessErr = accessErrs[items[i].ExternalID]
+		items[i].Validity = f.validityFor(ctx, validity, items[i].ExternalID)
 	}
 	if f.urlBase != "" {
 		for i := range items {
@@ -81,16 +89,49 @@ func (f *Folder) List(ctx context.Context) ([]indexer.Item, bool, error) {
 	return items, complete, nil
 }
 
-// readSidecar reads a folder's sidecar from disk; a missing file is not found, not an error.
-func (f *Folder) readSidecar(_ context.Context, dir string) ([]byte, bool, error) {
-	data, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(dir), sidecar.Name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+// validityFor returns what the validity sidecars (when enabled), else the source's validity
+// rules, say of rel. A validity sidecar that cannot be read or parsed marks the paths below it
+// superseded until it parses: a broken sidecar must never make an archived document current.
+func (f *Folder) validityFor(ctx context.Context, sidecars *sidecar.ValidityResolver, rel string) rag.Validity {
+	if f.sidecars {
+		m, ok, err := sidecars.For(ctx, rel)
+		if err != nil {
+			f.logger.WarnContext(ctx, "validity sidecar unreadable: its documents are not current until it parses",
+				slog.String("document", rel), slog.String("error", err.Error()))
+			return rag.Validity{Superseded: true}
+		}
+		if ok {
+			return ValidityOf(m)
+		}
 	}
-	if err != nil {
-		return nil, false, err
+	if m, ok := f.validity.For(rel); ok {
+		return ValidityOf(m)
 	}
-	return data, true, nil
+	return rag.Validity{}
+}
+
+// ValidityOf converts a configured validity mark to the index's form.
+func ValidityOf(m config.ValidityMark) rag.Validity {
+	return rag.Validity{From: m.From, Until: m.Until, Superseded: m.Superseded, SupersededBy: m.SupersededBy, SupersededOn: m.SupersededOn}
+}
+
+// readSidecar reads a folder's access sidecar from disk; a missing file is not found, not an error.
+func (f *Folder) readSidecar(ctx context.Context, dir string) ([]byte, bool, error) {
+	return f.readSidecarNamed(sidecar.Name)(ctx, dir)
+}
+
+// readSidecarNamed reads the sidecar called name of a folder.
+func (f *Folder) readSidecarNamed(name string) sidecar.ReadFunc {
+	return func(_ context.Context, dir string) ([]byte, bool, error) {
+		data, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(dir), name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		return data, true, nil
+	}
 }
 
 func joinURL(base, rel string) string {

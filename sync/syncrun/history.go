@@ -32,6 +32,11 @@ type Run struct {
 	// DeletesBlocked is how many deletions the mass-deletion guard held back (Deleted is then 0).
 	DeletesBlocked int
 	Error          string
+	// ChangeLag is the longest wait, in this pass, between a change at the source and the pass
+	// applying it (see changeLag); LagKnown is false when the pass applied no change with a
+	// known time.
+	ChangeLag time.Duration
+	LagKnown  bool
 }
 
 // Kinds of RunFailure.
@@ -73,14 +78,21 @@ func (h *History) finish(ctx context.Context, r Run, failures []indexer.Failure,
 	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE sync_runs SET finished_at = now(), complete = $2, listed = $3, added = $4,
 			changed = $5, unchanged = $6, deleted = $7, acl_only = $8, failed = $9, error = $10, withheld = $11,
-			deletes_blocked = $12 WHERE id = $1`,
+			deletes_blocked = $12, change_lag_ms = $13 WHERE id = $1`,
 			r.ID, r.Complete, r.Listed, r.Added, r.Changed, r.Unchanged, r.Deleted, r.ACLOnly, r.Failed, r.Error, r.Withheld,
-			r.DeletesBlocked)
+			r.DeletesBlocked, lagMillis(r))
 		if err != nil {
 			return err
 		}
 		if err := recordChanges(ctx, tx, r.ID, changes); err != nil {
 			return err
+		}
+		// The changes a watcher saw before this pass started are applied now.
+		if r.Error == "" && !r.DryRun {
+			if _, err := tx.Exec(ctx, `UPDATE sync_state SET pending_changes = 0, pending_since = NULL
+				WHERE source = $1 AND pending_since <= $2`, r.Source, r.StartedAt); err != nil {
+				return err
+			}
 		}
 		var ids, kinds, reasons []string
 		for _, f := range failures {
@@ -124,13 +136,25 @@ func recordChanges(ctx context.Context, tx pgx.Tx, runID int64, changes []indexe
 	return nil
 }
 
+func lagMillis(r Run) *int64 {
+	if !r.LagKnown {
+		return nil
+	}
+	ms := r.ChangeLag.Milliseconds()
+	return &ms
+}
+
 const runColumns = `id, source, mode, dry_run, started_at, coalesce(finished_at, 'epoch'::timestamptz), complete,
-	listed, added, changed, unchanged, deleted, acl_only, failed, withheld, deletes_blocked, error`
+	listed, added, changed, unchanged, deleted, acl_only, failed, withheld, deletes_blocked, error, change_lag_ms`
 
 func scanRun(row pgx.Row) (Run, error) {
 	var r Run
+	var lag *int64
 	err := row.Scan(&r.ID, &r.Source, &r.Mode, &r.DryRun, &r.StartedAt, &r.FinishedAt, &r.Complete,
-		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Withheld, &r.DeletesBlocked, &r.Error)
+		&r.Listed, &r.Added, &r.Changed, &r.Unchanged, &r.Deleted, &r.ACLOnly, &r.Failed, &r.Withheld, &r.DeletesBlocked, &r.Error, &lag)
+	if lag != nil {
+		r.ChangeLag, r.LagKnown = time.Duration(*lag)*time.Millisecond, true
+	}
 	if r.FinishedAt.Equal(time.Unix(0, 0)) {
 		r.FinishedAt = time.Time{}
 	}

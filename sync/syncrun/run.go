@@ -59,6 +59,10 @@ type RunOptions struct {
 	Progress func(done, total int, item string)
 	// Listed is called once the listing is known, with its size and mode.
 	Listed func(n int, mode string)
+	// ChangedAt is when the earliest change this pass is for happened at the source, when a
+	// watcher (fsnotify, a Drive push notification) saw it; zero for a scheduled pass. It
+	// measures the pass's change lag (Run.ChangeLag).
+	ChangedAt time.Time
 }
 
 // Result is a finished (or interrupted) pass.
@@ -148,8 +152,15 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 			slog.String("confirm", "cita sync --source "+src.Name+" --allow-mass-delete"))
 	}
 	run.Error = runError(run, rep, passErr, massErr)
+	prevStart, err := r.history.previousStart(ctx, src.Name, runID)
+	if err != nil {
+		r.logger.WarnContext(ctx, "read previous run", slog.String("source", src.Name), slog.String("error", err.Error()))
+	}
 	passErr = errors.Join(passErr, massErr)
 	run.FinishedAt = time.Now()
+	if passErr == nil && !ro.DryRun {
+		run.ChangeLag, run.LagKnown = changeLag(ro.ChangedAt, rep, prevStart, run.FinishedAt)
+	}
 	res := Result{Run: run, Took: run.FinishedAt.Sub(start)}
 	if rep != nil {
 		res.Failures, res.Withheld, res.Changes = rep.Failed, rep.Withheld, rep.Changes
@@ -170,6 +181,25 @@ func (r *Runner) Run(ctx context.Context, src Source, ro RunOptions) (Result, er
 		slog.Int("deleted", run.Deleted), slog.Int("acl_only", run.ACLOnly), slog.Int("failed", run.Failed),
 		slog.Int("withheld", run.Withheld), slog.Bool("complete", run.Complete), slog.Duration("took", res.Took))
 	return res, passErr
+}
+
+// changeLag is the longest wait between a change at the source and this pass's end: from the
+// watcher's time when it gave one, else from the modification times of the documents the pass
+// added or changed that are newer than the previous pass's start (older ones were waiting for
+// another reason: a failure, a new rule). known is false when neither applies.
+func changeLag(changedAt time.Time, rep *indexer.Report, prevStart, finished time.Time) (lag time.Duration, known bool) {
+	earliest := changedAt
+	if rep != nil && !prevStart.IsZero() {
+		for _, m := range rep.ChangedModified {
+			if m.After(prevStart) && m.Before(finished) && (earliest.IsZero() || m.Before(earliest)) {
+				earliest = m
+			}
+		}
+	}
+	if earliest.IsZero() || (rep != nil && rep.Added+rep.Changed+rep.Deleted+rep.ACLOnly == 0 && changedAt.IsZero()) {
+		return 0, false
+	}
+	return max(finished.Sub(earliest), 0), true
 }
 
 // massDeleteError says why a pass deleted nothing and how to confirm the deletions.
