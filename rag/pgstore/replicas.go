@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -59,10 +61,16 @@ func OpenReplicas(connStrings []string, opts PoolOptions) ([]Replica, error) {
 	seen := map[string]int{}
 	for i, cs := range connStrings {
 		cfg, err := poolConfig(cs, opts)
+		var parseErr *pgconn.ParseConfigError
+		if errors.As(err, &parseErr) {
+			closeAll()
+			// pgx quotes the string with its password redacted only as far as it can tell
+			// where the password ends: say which entry it is, never what it holds.
+			return nil, fmt.Errorf("database.read_urls[%d]: the connection string cannot be parsed; use postgres://USER:PASSWORD@HOST:5432/DB or host=HOST user=USER password='...' dbname=DB", i)
+		}
 		if err != nil {
 			closeAll()
-			// pgx's parse errors quote no password, but say which entry without the string.
-			return nil, fmt.Errorf("read replica %d: %w", i, err)
+			return nil, fmt.Errorf("database.read_urls[%d]: %w", i, err)
 		}
 		name := fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
 		if seen[name]++; seen[name] > 1 {
@@ -121,7 +129,7 @@ func NewReplicas(primary *pgxpool.Pool, replicas []Replica, opts ReplicaOptions)
 }
 
 // Start checks every replica once, so that the first search can use them, then keeps checking
-// them every CheckInterval until Stop or ctx ends. Call it at most once.
+// them every CheckInterval until Close or ctx ends. Call it at most once.
 func (r *Replicas) Start(ctx context.Context) {
 	r.stop, r.done = make(chan struct{}), make(chan struct{})
 	r.check(ctx)
