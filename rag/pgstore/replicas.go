@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -60,14 +58,7 @@ func OpenReplicas(connStrings []string, opts PoolOptions) ([]Replica, error) {
 	}
 	seen := map[string]int{}
 	for i, cs := range connStrings {
-		cfg, err := poolConfig(cs, opts)
-		var parseErr *pgconn.ParseConfigError
-		if errors.As(err, &parseErr) {
-			closeAll()
-			// pgx quotes the string with its password redacted only as far as it can tell
-			// where the password ends: say which entry it is, never what it holds.
-			return nil, fmt.Errorf("database.read_urls[%d]: the connection string cannot be parsed; use postgres://USER:PASSWORD@HOST:5432/DB or host=HOST user=USER password='...' dbname=DB", i)
-		}
+		cfg, err := poolConfig(cs, opts) // a parse error quotes no connection string (ParseError)
 		if err != nil {
 			closeAll()
 			return nil, fmt.Errorf("database.read_urls[%d]: %w", i, err)
