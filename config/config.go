@@ -244,6 +244,9 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
 	errs = append(errs, c.Database.validate()...)
+	if len(c.Database.ReadURLs) > 0 && c.DatabaseURL == "" {
+		errs = append(errs, errors.New("database.read_urls: replicas need their primary in database_url (or DATABASE_URL); the private cluster has none"))
+	}
 	errs = append(errs, c.Identity.validate()...)
 	if err := c.Access.Compile(); err != nil {
 		errs = append(errs, fmt.Errorf("access: %w", err))

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,5 +41,24 @@ func TestDatabaseValidateNamesTheFieldWithoutQuotingIt(t *testing.T) {
 	}
 	if got := (DatabaseConfig{}).WithDefaults().MaxReplicaLag; got != DefaultMaxReplicaLag {
 		t.Errorf("default max_replica_lag %s, want %s", got, DefaultMaxReplicaLag)
+	}
+}
+
+func TestReadURLsNeedAPrimary(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	path := filepath.Join(t.TempDir(), "cita.yaml")
+	if err := os.WriteFile(path, []byte("database:\n  read_urls: [\"postgres://reader@replica1/cita\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "database.read_urls: replicas need their primary") {
+		t.Fatalf("read_urls without database_url: %v", err)
+	}
+	t.Setenv("DATABASE_URL", "postgres://cita@primary/cita")
+	cfg, err := Load(path)
+	if err != nil {
+		t.Fatalf("with DATABASE_URL: %v", err)
+	}
+	if len(cfg.Database.ReadURLs) != 1 || cfg.Database.MaxReplicaLag != DefaultMaxReplicaLag {
+		t.Fatalf("database section %+v", cfg.Database)
 	}
 }

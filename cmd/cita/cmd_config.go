@@ -122,8 +122,10 @@ func maskNode(n *yaml.Node) {
 	}
 }
 
-// passwordParam matches password=... in a keyword/value connection string.
-var passwordParam = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+// passwordParam matches password=... in a keyword/value connection string, with its value
+// up to the next keyword=value pair (or the end), so that a value libpq would reject, such as
+// password="two words", is masked whole.
+var passwordParam = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|.*?)(\s+[A-Za-z_]+\s*=|\s*$)`)
 
 // maskDatabaseURL hides the password of a postgres:// URL or a keyword/value string.
 func maskDatabaseURL(s string) string {
@@ -142,7 +144,7 @@ func maskDatabaseURL(s string) string {
 		}
 		return strings.ReplaceAll(u.String(), "xxxxx", masked)
 	}
-	return passwordParam.ReplaceAllString(s, "${1}"+masked)
+	return passwordParam.ReplaceAllString(s, "${1}"+masked+"${3}")
 }
 
 // errInvalid is returned by commands whose checks failed after printing them.

@@ -92,6 +92,8 @@ func TestMaskDatabaseURL(t *testing.T) {
 		{"postgresql://h/db?password=p4ss&sslmode=disable", "postgresql://h/db?password=********&sslmode=disable"},
 		{"host=h user=u password=p4ss dbname=d", "host=h user=u password=******** dbname=d"},
 		{"host=h password='p 4ss' dbname=d", "host=h password=******** dbname=d"},
+		{`host=h password="p4ss word" dbname=d`, "host=h password=******** dbname=d"},
+		{"host=h password=p4ss", "host=h password=********"},
 	}
 	for _, tt := range tests {
 		if got := maskDatabaseURL(tt.in); got != tt.want || strings.Contains(got, "p4ss") {
@@ -126,6 +128,20 @@ database:
 		"host=replica2.internal user=reader password=******** dbname=cita", "max_replica_lag: 3s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("config check output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestBadDatabaseURLIsNotQuoted: pgx redacts a password from its parse errors only as far as
+// it can tell where it ends; neither ask nor doctor may print the rest of it.
+func TestBadDatabaseURLIsNotQuoted(t *testing.T) {
+	clearEnv(t)
+	path := writeConfig(t, `database_url: "host=db.internal user=cita password=\"hunter2 secret77\" port=notaport"`+"\n")
+	for _, args := range [][]string{{"ask", "anything?"}, {"doctor"}, {"config", "check"}} {
+		var stdout, stderr bytes.Buffer
+		run(context.Background(), append([]string{"--config", path}, args...), &stdout, &stderr)
+		if out := stdout.String() + stderr.String(); strings.Contains(out, "secret77") {
+			t.Errorf("cita %s printed part of the password:\n%s", args[0], out)
 		}
 	}
 }

@@ -111,7 +111,7 @@ func checkDatabase(ctx context.Context, e *env, cfg *config.Config) []checkResul
 	}
 	connCfg, err := pgx.ParseConfig(cs)
 	if err != nil {
-		return []checkResult{{name: "database", detail: "parse the database URL: " + err.Error(), fix: fixConn}}
+		return []checkResult{{name: "database", detail: pgstore.ParseError(err).Error(), fix: fixConn}}
 	}
 	cctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()

@@ -32,8 +32,15 @@ func replicaConfig(t *testing.T, pair *testdb.Replicated, maxLag string, readURL
 // askOutput runs `cita ask --no-cache` and returns what it printed.
 func askOutput(t *testing.T, configPath, question string) string {
 	t.Helper()
+	return askWith(t, configPath, "--no-cache", question)
+}
+
+// askWith runs `cita ask` with args and returns what it printed.
+func askWith(t *testing.T, configPath string, args ...string) string {
+	t.Helper()
+	question := args[len(args)-1]
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--config", configPath, "ask", "--no-cache", question}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), append([]string{"--config", configPath, "ask"}, args...), &stdout, &stderr); code != 0 {
 		t.Fatalf("cita ask %q exited %d: %s", question, code, stderr.String())
 	}
 	return stdout.String()
@@ -77,7 +84,8 @@ func TestAskSearchesThroughTheReadReplica(t *testing.T) {
 
 	patient := replicaConfig(t, pair, "1h", pair.Standby)
 	const remoteQ, laptopQ = "How many days per week may employees work remotely?", "Where do new hires collect their zanzibar laptop?"
-	if out := askOutput(t, patient, remoteQ); !strings.Contains(out, "remote.md") {
+	// Answered through the replica and stored in the answer cache (on the primary).
+	if out := askWith(t, patient, remoteQ); !strings.Contains(out, "remote.md") {
 		t.Fatalf("cita ask through the replica does not cite remote.md:\n%s", out)
 	}
 	index("onboarding.md", "Laptop onboarding", "New hires collect their zanzibar laptop from the service desk on the first day.")
@@ -93,6 +101,10 @@ func TestAskSearchesThroughTheReadReplica(t *testing.T) {
 	}
 	if out := askOutput(t, patient, remoteQ); strings.Contains(out, "remote.md") {
 		t.Errorf("cita ask answered from remote.md, deleted on the primary, through the lagging replica:\n%s", out)
+	}
+	// The cache's version check runs on the primary: the cached answer citing remote.md is stale.
+	if out := askWith(t, patient, remoteQ); strings.Contains(out, "remote.md") {
+		t.Errorf("cita ask served the cached answer citing remote.md, deleted on the primary:\n%s", out)
 	}
 
 	strict := replicaConfig(t, pair, "1s", pair.Standby)

@@ -79,6 +79,16 @@ func (r *Replicated) ResumeReplay(t testing.TB) {
 	r.onStandby(t, "SELECT pg_wal_replay_resume()")
 }
 
+// StopStandby stops the standby (pg_ctl stop -m fast), as a replica that fails would.
+func (r *Replicated) StopStandby(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := r.standby.Stop(ctx); err != nil {
+		t.Fatalf("testdb: stop the standby: %v", err)
+	}
+}
+
 // createReplayMarkers makes the table WaitReplayed writes to: a row committed on the primary
 // and seen on a standby proves that the standby replayed everything committed before it.
 const createReplayMarkers = "CREATE TABLE IF NOT EXISTS public.testdb_replay_markers (token text PRIMARY KEY)"

@@ -12,6 +12,7 @@ import (
 	"regexp"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	pgvectorpgx "github.com/pgvector/pgvector-go/pgx"
@@ -56,7 +57,7 @@ func Open(ctx context.Context, connString string, opts PoolOptions, logger *slog
 func poolConfig(connString string, opts PoolOptions) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
-		return nil, fmt.Errorf("parse database url: %w", err)
+		return nil, ParseError(err)
 	}
 	if opts.Schema != "" {
 		if !schemaName.MatchString(opts.Schema) {
@@ -79,6 +80,17 @@ func poolConfig(connString string, opts PoolOptions) (*pgxpool.Config, error) {
 		return pgvectorpgx.RegisterTypes(ctx, conn)
 	}
 	return cfg, nil
+}
+
+// ParseError returns err, a failure to parse a connection string, without the string: pgx
+// quotes it with the password redacted only as far as it can tell where the password ends
+// (password="two words" leaves the second word). Other errors are returned wrapped.
+func ParseError(err error) error {
+	var parseErr *pgconn.ParseConfigError
+	if errors.As(err, &parseErr) {
+		return errors.New("parse database url: the connection string cannot be parsed; use postgres://USER:PASSWORD@HOST:5432/DB or host=HOST user=USER password='...' dbname=DB")
+	}
+	return fmt.Errorf("parse database url: %w", err)
 }
 
 // Migrate applies the embedded migrations to the schema in connConfig's search_path (creating

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,5 +32,18 @@ func TestWALHistoryReplayedAsOf(t *testing.T) {
 	h.add(walSample{at: t0.Add(time.Hour + 3*time.Second), lsn: 500}, time.Hour)
 	if len(h.samples) != 2 || h.samples[0].lsn != 400 {
 		t.Errorf("an hour later the history holds %v, want the samples from 3s on", h.samples)
+	}
+}
+
+// TestOpenReplicasQuotesNoPassword: pgx redacts passwords from its parse errors on a best-effort
+// basis; a replica's unparsable connection string must not reach logs or the terminal at all.
+func TestOpenReplicasQuotesNoPassword(t *testing.T) {
+	t.Parallel()
+	_, err := OpenReplicas([]string{`host=replica1 user=reader password="hunter2 secret77" port=notaport`}, PoolOptions{})
+	if err == nil {
+		t.Fatal("an unparsable connection string was accepted")
+	}
+	if strings.Contains(err.Error(), "secret77") || !strings.Contains(err.Error(), "database.read_urls[0]") {
+		t.Fatalf("error %q: want it to name the entry and quote no password", err)
 	}
 }

@@ -58,14 +58,11 @@ func OpenReplicas(connStrings []string, opts PoolOptions) ([]Replica, error) {
 	}
 	seen := map[string]int{}
 	for i, cs := range connStrings {
-		cfg, err := poolConfig(cs, opts)
+		cfg, err := poolConfig(cs, opts) // a parse error quotes no connection string (ParseError)
 		if err != nil {
 			closeAll()
-			// pgx's parse errors quote no password, but say which entry without the string.
-			return nil, fmt.Errorf("read replica %d: %w", i, err)
+			return nil, fmt.Errorf("database.read_urls[%d]: %w", i, err)
 		}
-		// A replica is read only: make a stray write fail there rather than nowhere.
-		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 		name := fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
 		if seen[name]++; seen[name] > 1 {
 			name += "#" + strconv.Itoa(seen[name])
@@ -122,11 +119,8 @@ func NewReplicas(primary *pgxpool.Pool, replicas []Replica, opts ReplicaOptions)
 	return r
 }
 
-// MaxLag returns how far behind the primary a replica may be and still serve searches.
-func (r *Replicas) MaxLag() time.Duration { return r.maxLag }
-
 // Start checks every replica once, so that the first search can use them, then keeps checking
-// them every CheckInterval until Stop or ctx ends. Call it at most once.
+// them every CheckInterval until Close or ctx ends. Call it at most once.
 func (r *Replicas) Start(ctx context.Context) {
 	r.stop, r.done = make(chan struct{}), make(chan struct{})
 	r.check(ctx)

@@ -192,6 +192,26 @@ func TestReadReplicaRoutingAndLagRule(t *testing.T) {
 			t.Errorf("the caught-up replica served %d reads, want 2", reps[0].Reads)
 		}
 	})
+
+	t.Run("a replica that fails a search is left out and the primary answers", func(t *testing.T) {
+		reps, err := pgstore.OpenReplicas([]string{r.pair.Standby}, pgstore.PoolOptions{Schema: r.pair.Schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Checked once, at Start: the failure is found by the search, not by a check.
+		router := pgstore.NewReplicas(r.store.Pool(), reps, pgstore.ReplicaOptions{MaxLag: time.Hour, CheckInterval: time.Hour})
+		router.Start(context.Background())
+		defer router.Close()
+		waitState(t, router, pgstore.ReplicaOK)
+		r.pair.StopStandby(t)
+		if got := hitPaths(r.search(t, r.store.Routed(router), "zanzibar laptop")); !slices.Contains(got, "onboarding.md") {
+			t.Errorf("the search did not fall back to the primary: %v", got)
+		}
+		primary, stats := router.Stats()
+		if stats[0].State != pgstore.ReplicaDown || primary != 2 {
+			t.Errorf("after failing: replica %s, primary reads %d; want down and 2 (both arms retried)", stats[0].State, primary)
+		}
+	})
 }
 
 // TestReplicasSkipWhatIsNotAStandby: a read URL that does not answer, or that reaches a server
