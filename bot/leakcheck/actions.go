@@ -223,7 +223,7 @@ func (r *run) do(ctx context.Context, a action) error {
 // cli asks as `cita ask --groups <the asker's groups>` would; what it prints is the asker's.
 func (r *run) cli(ctx context.Context, a action, ask CLIFunc, question string) (bool, error) {
 	r.org.mu.Lock()
-	groups := sortedKeys(r.org.groupsOfLocked(a.p))
+	groups := sortedKeys(r.org.groupsOfLocked(a.p, true))
 	r.org.mu.Unlock()
 	if len(groups) == 0 {
 		return true, nil // `cita ask` refuses no groups before it asks

@@ -88,6 +88,12 @@ func newCorpus(rng *rand.Rand, o *org) *corpus {
 		pair := pickGroups(rng, o.groups, 2)
 		add(pair, o.topics[pair[0]])
 	}
+	// Identity groups: a document shared with the organisation's domain, and one shared with
+	// each of three people by their address (as the Drive connector names user permissions).
+	add([]string{domainGroup}, "domainwide")
+	for _, i := range rng.Perm(len(o.people))[:3] {
+		add([]string{o.people[i].email}, "personal")
+	}
 	return c
 }
 

@@ -157,6 +157,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	o := newOrg(rng, orgSize{groups: 6, people: 40, slackChannels: 12, discordChannels: 6})
+	o.guestJoins = cfg.faults.failJoinLookups > 0 || cfg.faults.dropJoins
 	c := newCorpus(rng, o)
 	r := &run{cfg: cfg, rng: rng, org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{}}}
 	emb := hashembed.New(0)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citahq/cita/internal/testdb"
 )
@@ -47,7 +48,7 @@ func TestCatchesLeaks(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			cs, schema := testdb.Schema(t)
-			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 100, Seed: 3, faults: f})
+			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 150, Seed: 3, Timeout: 8 * time.Second, faults: f})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,8 +74,11 @@ func TestJoinCheckSurvivesLookupFailures(t *testing.T) {
 	for _, n := range []int{1, 100} {
 		t.Run(fmt.Sprintf("%d failures", n), func(t *testing.T) {
 			cs, schema := testdb.Schema(t)
-			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 300, Seed: 3,
-				faults: faults{failJoinLookups: n}})
+			cfg := Config{ConnString: cs, Schema: schema, Questions: 300, Seed: 3, Timeout: 30 * time.Second, faults: faults{failJoinLookups: n}}
+			if os.Getenv("LEAKCHECK_LOG") != "" {
+				cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			}
+			rep, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

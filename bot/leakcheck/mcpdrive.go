@@ -66,7 +66,7 @@ func newMCPSide(ctx context.Context, o *org, or *oracle, c *corpus, reps []*repl
 		revoked: map[*person]string{}, sessions: map[string]*mcp.ClientSession{}}
 	model := &pryingModel{org: o, corpus: c, oracle: or}
 	m.model = fakeopenai.Start(fakeopenai.WithReplyFunc(model.reply))
-	access := &bot.AccessMap{Default: []string{everyone}, Directory: directory{org: o}}
+	access := &bot.AccessMap{Default: []string{everyone}, Directory: directory{org: o}, EmailGroups: true}
 	var agentCLI CLIFunc
 	for i, rep := range reps {
 		var docs rag.DocumentReader = rep.index

@@ -93,7 +93,7 @@ func (or *oracle) codesIn(conversation, text string) []string {
 func (or *oracle) see(path, where, text string, codes []string, readers []*person) {
 	or.checked++
 	for _, p := range readers {
-		groups := or.org.groupsOfLocked(p)
+		groups := or.org.groupsOfLocked(p, identityPath(path))
 		for _, c := range codes {
 			info := or.corpus.codes[c]
 			if !info.doc.mayRead(groups) {
@@ -172,7 +172,7 @@ func (or *oracle) pending() []Leak {
 			if s.seen[p] {
 				continue
 			}
-			groups := or.org.groupsOfLocked(p)
+			groups := or.org.groupsOfLocked(p, identityPath(s.path))
 			ok := true
 			for _, c := range s.codes {
 				info := or.corpus.codes[c]

@@ -52,6 +52,8 @@ type org struct {
 	dchanBy  map[string]*discordChannel
 	guildID  string
 	ownerID  string
+	// guestJoins makes every channel move a guest joining (set up for the join faults).
+	guestJoins bool
 }
 
 // orgSize sets how large a random organisation is.
@@ -132,18 +134,32 @@ func pickGroups(rng *rand.Rand, groups []string, n int) []string {
 	return out
 }
 
-// groupsOfLocked returns every group p may read now: everyone (unless a guest) and the
-// restricted ones held. o.mu is held.
-func (o *org) groupsOfLocked(p *person) map[string]bool {
-	out := make(map[string]bool, len(p.groups)+1)
+// domainGroup is the identity group of every member's verified address's domain.
+const domainGroup = "domain:leaks.example"
+
+// groupsOfLocked returns every group p may read now: everyone (unless a guest), the restricted
+// ones held and, where the platform vouches for their e-mail (Slack, MCP, the CLI; not Discord),
+// their identity groups: the address and, unless a guest, its domain. o.mu is held.
+func (o *org) groupsOfLocked(p *person, identity bool) map[string]bool {
+	out := make(map[string]bool, len(p.groups)+3)
 	for g := range p.groups {
 		out[g] = true
 	}
 	if !p.guest {
 		out[everyone] = true
 	}
+	if identity {
+		out[p.email] = true
+		if !p.guest {
+			out[domainGroup] = true
+		}
+	}
 	return out
 }
+
+// identityPath reports whether the platform of path vouches for e-mail addresses: every path
+// but Discord's (bots get no member's address there).
+func identityPath(path string) bool { return !strings.HasPrefix(path, "discord") }
 
 // heldGroups returns p's restricted groups, sorted.
 func (o *org) heldGroups(p *person) []string {
@@ -221,32 +237,70 @@ type change struct {
 
 // churn changes the organisation at random: people join and leave Slack channels and gain and
 // lose groups (Slack user groups, Discord roles, the directory). It returns the changes.
+// Channels stay near their first size, and guests leave soon after they join, as in an
+// organisation: a random walk would fill every channel with guests, whose readers then share no
+// group and whose answers would carry no canary left to leak.
 func (o *org) churn(rng *rand.Rand, n int) []change {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var out []change
 	for range n {
+		if rng.IntN(2) == 0 {
+			out = append(out, o.moveLocked(rng))
+			continue
+		}
 		p := o.people[1+rng.IntN(len(o.people)-1)] // the owner keeps every group
-		switch rng.IntN(4) {
-		case 0, 1:
-			c := o.channels[rng.IntN(len(o.channels))]
-			if c.members[p.slackID] {
-				delete(c.members, p.slackID)
-				out = append(out, change{kind: "leave", person: p, channel: c.id})
-			} else {
-				c.members[p.slackID] = true
-				out = append(out, change{kind: "join", person: p, channel: c.id})
-			}
-		default:
-			g := o.groups[rng.IntN(len(o.groups))]
-			if p.groups[g] {
-				delete(p.groups, g)
-				out = append(out, change{kind: "revoke", person: p, group: g})
-			} else {
-				p.groups[g] = true
-				out = append(out, change{kind: "grant", person: p, group: g})
-			}
+		g := o.groups[rng.IntN(len(o.groups))]
+		if p.groups[g] {
+			delete(p.groups, g)
+			out = append(out, change{kind: "revoke", person: p, group: g})
+		} else {
+			p.groups[g] = true
+			out = append(out, change{kind: "grant", person: p, group: g})
 		}
 	}
 	return out
+}
+
+// moveLocked makes someone join or leave a random channel. o.mu is held.
+func (o *org) moveLocked(rng *rand.Rand) change {
+	c := o.channels[rng.IntN(len(o.channels))]
+	var members, others, guests []*person
+	for _, p := range o.people {
+		switch {
+		case c.members[p.slackID] && p.guest:
+			guests = append(guests, p)
+			members = append(members, p)
+		case c.members[p.slackID]:
+			members = append(members, p)
+		default:
+			others = append(others, p)
+		}
+	}
+	join := rng.IntN(4) != 0
+	if len(members) > len(o.people)/3 {
+		join = rng.IntN(4) == 0
+	}
+	if o.guestJoins {
+		var outside []*person
+		for _, p := range others {
+			if p.guest {
+				outside = append(outside, p)
+			}
+		}
+		if len(outside) > 0 && len(members) > 0 {
+			join, others = true, outside
+		}
+	}
+	if (join && len(others) > 0) || len(members) == 0 {
+		p := others[rng.IntN(len(others))]
+		c.members[p.slackID] = true
+		return change{kind: "join", person: p, channel: c.id}
+	}
+	p := members[rng.IntN(len(members))]
+	if len(guests) > 0 && rng.IntN(4) != 0 {
+		p = guests[rng.IntN(len(guests))]
+	}
+	delete(c.members, p.slackID)
+	return change{kind: "leave", person: p, channel: c.id}
 }

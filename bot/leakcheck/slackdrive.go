@@ -57,10 +57,14 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, replicas []*replica, 
 	if f.defaultAllGroups {
 		defaults = append(defaults, o.groups...)
 	}
+	access := bot.NewAccessMap(nil, roles, nil, nil, defaults)
+	access.EmailGroups = true // a verified address and its domain are groups (docs/identity.md)
 	for _, r := range replicas {
 		a, err := slackbot.New(ctx, slackbot.Options{
 			BotToken: "xoxb-leakcheck", SigningSecret: s.secret, APIURL: s.fake.apiURL(),
-			Handler: r.handler, Store: r.store, Access: bot.NewAccessMap(nil, roles, nil, nil, defaults),
+			Handler: r.handler, Store: r.store, Access: access,
+			// A pinned channel: its answers use at most these groups, within what every reader may read.
+			ChannelGroups:  map[string][]string{o.channels[1].id: {everyone, o.groups[0]}},
 			UpdateInterval: 50 * time.Millisecond, Logger: logger,
 		})
 		if err != nil {
