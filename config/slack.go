@@ -45,6 +45,11 @@ type SlackConfig struct {
 	ScopeCacheTTL time.Duration `yaml:"scope_cache_ttl"`
 
 	RateLimit SlackRateLimit `yaml:"rate_limit"`
+
+	// SuggestedPrompts are offered in every new assistant thread (Slack's AI app view), at
+	// most four; empty means the questions most asked in the workspace, by two people or more,
+	// whose answers the user may read.
+	SuggestedPrompts []string `yaml:"suggested_prompts"`
 }
 
 // SlackRateLimit is the per-user question rate; zeros mean 6 a minute, bursts of 3.
