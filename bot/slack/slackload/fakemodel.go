@@ -75,7 +75,7 @@ func (m *FakeModel) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": "fake", "object": "chat.completion", "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": strings.Join(words, " ")}, "finish_reason": "stop"}},
-			"usage": map[string]int{"prompt_tokens": 100, "completion_tokens": len(words), "total_tokens": 100 + len(words)}})
+			"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": len(words), "total_tokens": 100 + len(words)}})
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")

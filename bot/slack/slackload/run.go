@@ -43,8 +43,8 @@ type Config struct {
 	Assistant bool
 	// Model, when set, is the fake chat model the pipeline answers with: the first words are
 	// then also measured from the moment each request reached it (retrieval had ended).
-	Model *FakeModel
-	Logger  *slog.Logger
+	Model  *FakeModel
+	Logger *slog.Logger
 }
 
 // Report is what the askers saw.
