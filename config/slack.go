@@ -49,6 +49,11 @@ type SlackConfig struct {
 	// SourceNotices posts a short notice in a thread when a document one of its answers cited
 	// is changed or deleted by a sync pass (default true; false turns the notices off).
 	SourceNotices *bool `yaml:"source_notices"`
+
+	// SuggestedPrompts are offered in every new assistant thread (Slack's AI app view), at
+	// most four; empty means the questions most asked in the workspace, by two people or more,
+	// whose answers the user may read.
+	SuggestedPrompts []string `yaml:"suggested_prompts"`
 }
 
 // NoticesOn reports whether source-change notices are posted in Slack threads.

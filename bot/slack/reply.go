@@ -24,6 +24,7 @@ type reply struct {
 	received time.Time
 	ts       string // the placeholder's timestamp; "" when it could not be posted
 	style    replyStyle
+	initial  string // posted instead of the placeholder text when set (words already written)
 
 	mu        sync.Mutex
 	text      strings.Builder
@@ -43,7 +44,11 @@ func (a *Adapter) prepareReply(q question) *reply {
 // question, ts) and starts the updater.
 func (r *reply) post(ctx context.Context, questionTS string) {
 	a := r.a
-	_, ts, err := a.api.PostMessageContext(ctx, r.channel, r.inThread(slack.MsgOptionText(a.opts.Placeholder, false))...)
+	first := a.opts.Placeholder
+	if r.initial != "" {
+		first = escape(truncate(r.initial, maxSectionChars-2)) + " …"
+	}
+	_, ts, err := a.api.PostMessageContext(ctx, r.channel, r.inThread(slack.MsgOptionText(first, false))...)
 	if err != nil {
 		a.logger.WarnContext(ctx, "post slack placeholder", slog.String("channel_id", r.channel), slog.Any("error", err))
 		// A reaction is the cheaper visible acknowledgement when posting is throttled.

@@ -158,8 +158,8 @@ func (s *stream) start(ctx context.Context, text, chunk string) {
 	}
 	a.logger.InfoContext(ctx, "slack native streaming unavailable; updating a message instead", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 	r := a.prepareReply(s.q)
-	r.style = replyStyle{feedbackButtons: true}
-	r.delta(text)
+	r.style, r.initial = replyStyle{feedbackButtons: true}, text
+	r.text.WriteString(text) // already shown by post: later deltas are appended to it
 	r.post(ctx, s.q.ts)
 	a.trace("first_words", s.q.received)
 	s.mu.Lock()

@@ -21,6 +21,7 @@ import (
 
 // loadUsage documents `cita bench --load`.
 const loadUsage = `Usage: cita bench --load N [--per-asker 3] [--workers W] [--queue Q] [--corpus testdata/corpus]
+                  [--assistant] [--fake-model]
 
 Indexes the sample corpus into an isolated namespace (dropped afterwards) and lets N askers ask
 at once through the whole path of a Slack question: a signed Events API request to the real
@@ -29,6 +30,13 @@ server section of the configuration by default), the answering pipeline on Postg
 final reply, against a loopback fake of the Slack Web API. Each asker waits for its reply before
 asking again. Prints throughput, the latency of the final reply and of the first visible
 response (the placeholder) as percentiles, and the outcomes (answered, abstained, busy...).
+
+--assistant asks in Slack assistant threads (a DM thread per question) instead: the first
+visible response is the "Searching the handbook…" status, and the answer's first words are
+measured too (streamed natively within Slack's rate tiers, else a message updated in place).
+--fake-model answers with a loopback chat model streaming a word every 20 ms (the answer cache is
+off, so every answer goes through it), and measures the first words on Slack from the moment the
+model received the request, that is once retrieval had ended.
 
 Flags:
 `
@@ -54,6 +62,8 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	questionsFile := fs.String("questions", "", "JSONL file of {\"question\": ...} (default: sample-questions.jsonl next to the folder)")
 	noCache := fs.Bool("no-cache", false, "turn the answer cache off (repeated questions otherwise hit it)")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
+	assistant := fs.Bool("assistant", false, "ask in Slack assistant threads (status, native streaming) instead of channel mentions")
+	fakeModel := fs.Bool("fake-model", false, "answer with a loopback chat model that streams a word every 20 ms (no answer cache)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -98,6 +108,16 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stderr, "indexed %d documents (%d chunks) into a scratch namespace\n", rep.Listed, rep.Chunks)
 
+	var model *slackload.FakeModel
+	if *fakeModel {
+		model = slackload.NewFakeModel(20 * time.Millisecond)
+		defer model.Close()
+		a.cfg.Chat.BaseURL, a.cfg.Chat.Model, a.cfg.Chat.APIKey, a.cfg.Chat.Agent = model.URL(), "fake", "", false
+		if a.cfg.Chat.Timeout <= 0 {
+			a.cfg.Chat.Timeout = config.DefaultChatTimeout
+		}
+		*noCache = true
+	}
 	if *noCache {
 		off := false
 		a.cfg.Cache.Enabled = &off
@@ -122,7 +142,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	goroutinesBefore := runtime.NumGoroutine()
 	fmt.Fprintf(e.stderr, "asking %d questions, %d at a time (%d workers, a line of %d)\n", *load**perAsker, *load, server.Workers, server.QueueSize)
 	res, err := slackload.Run(ctx, slackload.Config{Handler: handler, Store: store, Concurrency: *load, PerAsker: *perAsker,
-		Questions: questions, Logger: e.logger})
+		Questions: questions, Logger: e.logger, Assistant: *assistant, Model: model})
 	if err != nil {
 		return err
 	}
@@ -133,7 +153,12 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 		FinalP50: ms(slackload.Percentile(res.Final, 50)), FinalP95: ms(slackload.Percentile(res.Final, 95)), FinalP99: ms(slackload.Percentile(res.Final, 99)),
 		FirstP50: ms(slackload.Percentile(res.Placeholder, 50)), FirstP95: ms(slackload.Percentile(res.Placeholder, 95)),
 		PipelinePerS: float64(tally.Outcomes()[bot.OutcomeAnswered]+tally.Outcomes()[bot.OutcomeAbstained]) / res.Wall.Seconds(),
-		Outcomes:     tally.Outcomes(), CacheHits: tally.CacheHits(), AcquiredConns: a.pool.Stat().AcquiredConns(), GoroutinesLeft: runtime.NumGoroutine() - goroutinesBefore,
+		Assistant:    *assistant, FakeModel: *fakeModel, NativeStreams: res.Calls["chat.startStream"],
+		StatusP50: ms(slackload.Percentile(res.Status, 50)), StatusP95: ms(slackload.Percentile(res.Status, 95)),
+		WordsP50: ms(slackload.Percentile(res.FirstWords, 50)), WordsP95: ms(slackload.Percentile(res.FirstWords, 95)),
+		AfterModelP50: ms(slackload.Percentile(res.FirstWordsAfterModel, 50)), AfterModelP95: ms(slackload.Percentile(res.FirstWordsAfterModel, 95)),
+		AfterModelN: len(res.FirstWordsAfterModel),
+		Outcomes:    tally.Outcomes(), CacheHits: tally.CacheHits(), AcquiredConns: a.pool.Stat().AcquiredConns(), GoroutinesLeft: runtime.NumGoroutine() - goroutinesBefore,
 	})
 }
 
@@ -153,6 +178,16 @@ type loadFigures struct {
 	FinalP99       float64        `json:"final_p99_ms"`
 	FirstP50       float64        `json:"first_visible_p50_ms"`
 	FirstP95       float64        `json:"first_visible_p95_ms"`
+	Assistant      bool           `json:"assistant"`
+	FakeModel      bool           `json:"fake_model"`
+	NativeStreams  int            `json:"native_streams"`
+	StatusP50      float64        `json:"status_p50_ms,omitempty"`
+	StatusP95      float64        `json:"status_p95_ms,omitempty"`
+	WordsP50       float64        `json:"first_words_p50_ms,omitempty"`
+	WordsP95       float64        `json:"first_words_p95_ms,omitempty"`
+	AfterModelP50  float64        `json:"first_words_after_retrieval_p50_ms,omitempty"`
+	AfterModelP95  float64        `json:"first_words_after_retrieval_p95_ms,omitempty"`
+	AfterModelN    int            `json:"first_words_after_retrieval_n,omitempty"`
 	Outcomes       map[string]int `json:"outcomes"`
 	CacheHits      int            `json:"cache_hits"`
 	AcquiredConns  int32          `json:"db_conns_acquired_after"`
@@ -175,7 +210,25 @@ func printLoad(e *env, asJSON bool, f loadFigures) error {
 	if f.FirstP95 >= 1000 {
 		target = "MISSED"
 	}
-	fmt.Fprintf(e.stdout, "  first visible response (placeholder) p50 %.1f ms, p95 %.1f ms (target < 1 s: %s)\n", f.FirstP50, f.FirstP95, target)
+	if f.Assistant {
+		target = "met"
+		if f.StatusP95 >= 1000 {
+			target = "MISSED"
+		}
+		fmt.Fprintf(e.stdout, "  assistant threads: status visible p50 %.1f ms, p95 %.1f ms (target < 1 s: %s)\n", f.StatusP50, f.StatusP95, target)
+		fmt.Fprintf(e.stdout, "  first words on Slack p50 %.0f ms, p95 %.0f ms after the question; %d of %d answers streamed natively (the rest: chat.update, past the rate tier)\n",
+			f.WordsP50, f.WordsP95, f.NativeStreams, f.Replied)
+		if f.FakeModel {
+			target = "met"
+			if f.AfterModelP95 >= 2000 {
+				target = "MISSED"
+			}
+			fmt.Fprintf(e.stdout, "  first words after retrieval ended (the model got the request) p50 %.0f ms, p95 %.0f ms over %d answers (target < 2 s: %s)\n",
+				f.AfterModelP50, f.AfterModelP95, f.AfterModelN, target)
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "  first visible response (placeholder) p50 %.1f ms, p95 %.1f ms (target < 1 s: %s)\n", f.FirstP50, f.FirstP95, target)
+	}
 	fmt.Fprintf(e.stdout, "  outcomes: %s (%d from the answer cache); replied %d, timed out %d\n", strings.Join(outcomes, ", "), f.CacheHits, f.Replied, f.TimedOut)
 	fmt.Fprintf(e.stdout, "  after the run: %d database connections acquired, %d goroutines more than before\n", f.AcquiredConns, f.GoroutinesLeft)
 	return nil

@@ -155,7 +155,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		opts := slackbot.Options{
 			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
 			Access:        identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
-			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger,
+			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger, SuggestedPrompts: sc.SuggestedPrompts,
 			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 		}

@@ -85,6 +85,9 @@ func (e *Env) PipelineWith(opts rag.PipelineOptions) *rag.Pipeline {
 	return rag.NewPipeline(rag.NewHybrid(e.Index, e.emb, rag.DefaultHybridOptions()), rag.Extractive{}, nil, opts)
 }
 
+// Embedder returns the index's embedder, for pipelines with another composer.
+func (e *Env) Embedder() rag.Embedder { return e.emb }
+
 // CachedPipeline returns a pipeline with the PostgreSQL answer cache.
 func (e *Env) CachedPipeline() *rag.Pipeline {
 	return e.PipelineWith(rag.PipelineOptions{Cache: pgstore.NewCache(e.Pool, pgstore.CacheOptions{Variant: "extractive"}, slog.New(slog.DiscardHandler))})

@@ -22,6 +22,14 @@ const botUserID = "UBOT"
 type reply struct {
 	placeholder chan time.Time // first chat.postMessage in the channel
 	final       chan string    // first message with blocks (the final reply's text)
+	status      chan time.Time // first assistant.threads.setStatus
+	firstWords  chan words     // first words of the answer: chat.startStream, or a placeholder or update with text
+}
+
+// words is text seen on Slack, and when.
+type words struct {
+	at   time.Time
+	text string
 }
 
 // FakeSlack is a loopback Slack Web API with the methods the adapter calls. Its workspace has
@@ -71,7 +79,7 @@ func (f *FakeSlack) FinalText(channel string) string {
 
 // expect registers the next reply in channel and returns what will report it.
 func (f *FakeSlack) expect(channel string) *reply {
-	r := &reply{placeholder: make(chan time.Time, 1), final: make(chan string, 1)}
+	r := &reply{placeholder: make(chan time.Time, 1), final: make(chan string, 1), status: make(chan time.Time, 1), firstWords: make(chan words, 1)}
 	f.mu.Lock()
 	f.replies[channel] = r
 	f.mu.Unlock()
@@ -86,6 +94,9 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	method := strings.TrimPrefix(r.URL.Path, "/")
 	channel := r.Form.Get("channel")
+	if channel == "" {
+		channel = r.Form.Get("channel_id") // assistant.threads.*
+	}
 	f.mu.Lock()
 	f.calls[method]++
 	pending := f.replies[channel]
@@ -104,8 +115,35 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case "chat.update":
 		resp = map[string]any{"ok": true, "channel": channel, "ts": r.Form.Get("ts"), "text": r.Form.Get("text")}
-	case "reactions.add":
+	case "reactions.add", "assistant.threads.setTitle", "assistant.threads.setSuggestedPrompts":
 		resp = map[string]any{"ok": true}
+	case "assistant.threads.setStatus":
+		resp = map[string]any{"ok": true}
+		if pending != nil {
+			select {
+			case pending.status <- now:
+			default:
+			}
+		}
+	case "chat.startStream":
+		f.ts++
+		resp = map[string]any{"ok": true, "channel": channel, "ts": fmt.Sprintf("1800000000.%06d", f.ts)}
+		if pending != nil {
+			select {
+			case pending.firstWords <- words{at: now, text: r.Form.Get("markdown_text")}:
+			default:
+			}
+		}
+	case "chat.appendStream":
+		resp = map[string]any{"ok": true, "channel": channel, "ts": r.Form.Get("ts")}
+	case "chat.stopStream":
+		resp = map[string]any{"ok": true, "channel": channel, "ts": r.Form.Get("ts")}
+		if pending != nil {
+			select {
+			case pending.final <- r.Form.Get("markdown_text"):
+			default:
+			}
+		}
 	case "users.info":
 		user := r.Form.Get("user")
 		resp = map[string]any{"ok": true, "user": map[string]any{"id": user, "team_id": "T1", "name": strings.ToLower(user),
@@ -125,6 +163,12 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
 		f.finals[channel] = r.Form.Get("text")
+	}
+	if pending != nil && strings.HasPrefix(channel, "D") && (method == "chat.update" || method == "chat.postMessage") {
+		select { // an assistant thread without native streaming: the first message shows words
+		case pending.firstWords <- words{at: now, text: r.Form.Get("text")}:
+		default:
+		}
 	}
 	if pending != nil && r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
 		select {

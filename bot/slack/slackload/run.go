@@ -37,7 +37,14 @@ type Config struct {
 	Questions []string
 	// Timeout bounds the wait for one reply; default 2 minutes.
 	Timeout time.Duration
-	Logger  *slog.Logger
+	// Assistant asks in assistant threads (a DM thread per question, Slack's AI app view)
+	// instead of mentioning the bot in a channel: the status, native streaming and the
+	// first words are measured too.
+	Assistant bool
+	// Model, when set, is the fake chat model the pipeline answers with: the first words are
+	// then also measured from the moment each request reached it (retrieval had ended).
+	Model  *FakeModel
+	Logger *slog.Logger
 }
 
 // Report is what the askers saw.
@@ -47,6 +54,12 @@ type Report struct {
 	// Placeholder and Final are, per replied question, the time from posting the event to the
 	// placeholder (the first visible response) and to the final reply, sorted.
 	Placeholder, Final []time.Duration
+	// Status and FirstWords are, in assistant threads, the time from posting the event to the
+	// "Searching…" status and to the answer's first words on Slack, sorted.
+	Status, FirstWords []time.Duration
+	// FirstWordsAfterModel is, with a Model, the time from the model receiving the request
+	// (retrieval over) to those first words on Slack, sorted.
+	FirstWordsAfterModel []time.Duration
 	// Replies are the final replies' texts, in arrival order.
 	Replies []string
 	// Calls counts the Slack Web API calls the adapter made.
@@ -120,6 +133,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		go func() {
 			defer wg.Done()
 			channel := fmt.Sprintf("CL%05d", asker)
+			if cfg.Assistant {
+				channel = fmt.Sprintf("DL%05d", asker)
+			}
 			for range cfg.PerAsker {
 				n := seq.Add(1)
 				q := cfg.Questions[int(n-1)%len(cfg.Questions)]
@@ -127,22 +143,52 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				posted := time.Now()
 				ts := fmt.Sprintf("%d.%06d", posted.Unix(), n)
 				body := mention(run, n, channel, "U"+channel[1:], q, ts)
+				if cfg.Assistant {
+					body = threadMessage(run, n, channel, "U"+channel[1:], q, ts)
+				}
 				if err := post(ctx, client, events.URL+"/slack/events", body, secret); err != nil {
 					mu.Lock()
 					firstErr = cmpErr(firstErr, err)
 					mu.Unlock()
 					return
 				}
-				var placeholder time.Time
+				var placeholder, status time.Time
+				var first words
 				timeout := time.NewTimer(cfg.Timeout)
-				select {
-				case placeholder = <-r.placeholder:
-				case <-timeout.C:
+				if cfg.Assistant { // the status is the first visible response; a placeholder only without streaming
+					select {
+					case status = <-r.status:
+					case <-timeout.C:
+						timeout.Reset(0)
+					}
+				} else {
+					select {
+					case placeholder = <-r.placeholder:
+					case <-timeout.C:
+						timeout.Reset(0)
+					}
 				}
 				select {
 				case text := <-r.final:
 					done := time.Now()
+					if cfg.Assistant {
+						select {
+						case first = <-r.firstWords:
+						default:
+						}
+					}
 					mu.Lock()
+					if !status.IsZero() {
+						rep.Status = append(rep.Status, status.Sub(posted))
+					}
+					if !first.at.IsZero() {
+						rep.FirstWords = append(rep.FirstWords, first.at.Sub(posted))
+						if cfg.Model != nil {
+							if at, ok := cfg.Model.Arrival(first.text); ok {
+								rep.FirstWordsAfterModel = append(rep.FirstWordsAfterModel, first.at.Sub(at))
+							}
+						}
+					}
 					rep.Replied++
 					rep.Replies = append(rep.Replies, text)
 					rep.Final = append(rep.Final, done.Sub(posted))
@@ -171,7 +217,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Calls = fake.Calls()
 	sort.Slice(rep.Placeholder, func(i, j int) bool { return rep.Placeholder[i] < rep.Placeholder[j] })
-	sort.Slice(rep.Final, func(i, j int) bool { return rep.Final[i] < rep.Final[j] })
+	for _, d := range [][]time.Duration{rep.Final, rep.Status, rep.FirstWords, rep.FirstWordsAfterModel} {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	}
 	return rep, firstErr
 }
 
@@ -189,6 +237,18 @@ func mention(run string, n int64, channel, user, q, ts string) []byte {
 		"event_id": fmt.Sprintf("EvLoad%s%08d", run, n), "event_time": time.Now().Unix(),
 		"event": map[string]any{"type": "app_mention", "user": user, "text": "<@" + botUserID + "> " + q,
 			"ts": ts, "channel": channel, "event_ts": ts, "team": "T1"},
+	})
+	return body
+}
+
+// threadMessage returns an Events API message.im callback asking q in a new assistant thread
+// of DM channel (the thread's root is the message itself).
+func threadMessage(run string, n int64, channel, user, q, ts string) []byte {
+	body, _ := json.Marshal(map[string]any{
+		"token": "load", "team_id": "T1", "api_app_id": "A1", "type": "event_callback",
+		"event_id": fmt.Sprintf("EvLoad%s%08d", run, n), "event_time": time.Now().Unix(),
+		"event": map[string]any{"type": "message", "user": user, "text": q, "ts": ts, "thread_ts": ts,
+			"channel": channel, "channel_type": "im", "event_ts": ts, "team": "T1"},
 	})
 	return body
 }
