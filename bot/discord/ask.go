@@ -235,6 +235,13 @@ func (a *Adapter) sendFollowUps(ctx context.Context, i *discordgo.Interaction, p
 	return ids
 }
 
+// editWithComponents turns the deferred response into text with components (buttons).
+func (a *Adapter) editWithComponents(ctx context.Context, i *discordgo.Interaction, text string, components []discordgo.MessageComponent) {
+	if _, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &components, AllowedMentions: noMentions}); err != nil {
+		a.logger.ErrorContext(ctx, "discord edit reply", slog.String("interaction_id", i.ID), slog.Any("error", err))
+	}
+}
+
 // editReason turns the deferred response into a reason, so no interaction is left thinking.
 func (a *Adapter) editReason(ctx context.Context, i *discordgo.Interaction, text string) {
 	empty := []discordgo.MessageComponent{}

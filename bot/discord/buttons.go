@@ -39,7 +39,13 @@ func (a *Adapter) onButton(ctx context.Context, i *discordgo.Interaction, act bu
 			return
 		}
 		a.logger.InfoContext(ctx, "discord feedback", slog.Int64("answer_id", act.AnswerID), slog.Int("rating", fb.Rating))
-		a.editReason(ctx, i, "Thanks, your "+mark+" is recorded.")
+		thanks := "Thanks, your " + mark + " is recorded."
+		if _, canComment := store.(commenter); canComment && fb.Rating < 0 {
+			// What was wrong goes with the answer into `cita feedback export`.
+			a.editWithComponents(ctx, i, thanks+" Tell me what was wrong, and it goes to whoever keeps the documents.", whyButton(act.AnswerID))
+			return
+		}
+		a.editReason(ctx, i, thanks)
 	case "how":
 		// The clicker's own current groups, checked against the answer by the store.
 		viewer := bot.Viewer{Conversation: conv, UserID: userID, Scope: a.audience.askerScope(ctx, i.GuildID, userID, roles)}

@@ -33,7 +33,10 @@ type fakeDiscord struct {
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
-	posted   []*discordgo.Message         // messages created in channels, as answered
+	byID     map[string]*gatewaySession   // the live connection of each gateway session id
+	missed   map[string][]queuedEvent     // events queued for a session until it resumes
+	gateway  gatewayOptions
+	posted   []*discordgo.Message // messages created in channels, as answered
 	nextID   int64
 	botID    string
 }
@@ -57,7 +60,8 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, nextID: 880000, botID: "1000"}
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, nextID: 880000, botID: "1000",
+		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
 	mux.HandleFunc("GET "+api+"/gateway", func(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -21,10 +22,21 @@ type gatewaySession struct {
 	t    *testing.T
 	conn *websocket.Conn
 
-	mu       sync.Mutex
-	seq      int64
-	identify map[string]any
-	ready    chan struct{}
+	mu         sync.Mutex
+	id         string // the session id READY gave, kept by a resume
+	seq        int64
+	identify   map[string]any
+	resume     map[string]any // the RESUME payload, when the client resumed
+	heartbeats []any          // the sequence number each heartbeat carried
+	ready      chan struct{}
+}
+
+// gatewayOptions adjusts the fake gateway: the heartbeat interval HELLO gives (default 45 s),
+// and whether a RESUME of a known session is accepted (default: refused with INVALID_SESSION,
+// as after Discord lost the session).
+type gatewayOptions struct {
+	heartbeatMS int
+	resumable   bool
 }
 
 // serveGateway upgrades a connection and runs the session until the client goes away.
@@ -39,7 +51,10 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 	f.sessions = append(f.sessions, s)
 	f.mu.Unlock()
 	defer conn.Close()
-	s.send(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
+	f.mu.Lock()
+	interval := cmp.Or(f.gateway.heartbeatMS, 45000)
+	f.mu.Unlock()
+	s.send(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": interval}})
 	for {
 		_, raw, err := conn.ReadMessage()
 		if err != nil {
@@ -55,9 +70,19 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 		}
 		switch msg.Op {
 		case 1: // heartbeat
+			var seq any
+			_ = json.Unmarshal(msg.D, &seq)
+			s.mu.Lock()
+			s.heartbeats = append(s.heartbeats, seq)
+			s.mu.Unlock()
 			s.send(map[string]any{"op": 11})
-		case 6: // resume: the fake keeps no session, as after Discord lost it
-			s.send(map[string]any{"op": 9, "d": false})
+		case 6: // resume
+			var r map[string]any
+			_ = json.Unmarshal(msg.D, &r)
+			s.mu.Lock()
+			s.resume = r
+			s.mu.Unlock()
+			f.resumeSession(s, r)
 		case 2: // identify
 			var id map[string]any
 			_ = json.Unmarshal(msg.D, &id)
@@ -74,7 +99,13 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 			for _, g := range guilds {
 				stubs = append(stubs, map[string]any{"id": g.ID, "unavailable": true})
 			}
-			s.dispatch("READY", map[string]any{"v": 9, "session_id": "session-" + f.newID(),
+			s.mu.Lock()
+			s.id = "session-" + f.newID()
+			s.mu.Unlock()
+			f.mu.Lock()
+			f.byID[s.id] = s
+			f.mu.Unlock()
+			s.dispatch("READY", map[string]any{"v": 9, "session_id": s.id,
 				"user": map[string]any{"id": f.botID, "username": "cita", "bot": true}, "guilds": stubs})
 			for _, g := range guilds {
 				s.dispatch("GUILD_CREATE", g)
@@ -82,6 +113,61 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 			close(s.ready)
 		}
 	}
+}
+
+// resumeSession answers a RESUME: when resuming is on and the session is known, the new
+// connection takes over its id and sequence, gets the events queued while it was away, then
+// RESUMED; otherwise INVALID_SESSION (not resumable), and the client identifies anew.
+func (f *fakeDiscord) resumeSession(s *gatewaySession, r map[string]any) {
+	id, _ := r["session_id"].(string)
+	f.mu.Lock()
+	old, known := f.byID[id]
+	ok := f.gateway.resumable && known
+	var missed []queuedEvent
+	if ok {
+		missed = f.missed[id]
+		delete(f.missed, id)
+		f.byID[id] = s
+	}
+	f.mu.Unlock()
+	if !ok {
+		s.send(map[string]any{"op": 9, "d": false})
+		return
+	}
+	old.mu.Lock()
+	seq := old.seq
+	old.mu.Unlock()
+	s.mu.Lock()
+	s.id, s.seq = id, seq
+	s.mu.Unlock()
+	for _, e := range missed {
+		s.dispatch(e.t, e.d)
+	}
+	s.dispatch("RESUMED", map[string]any{})
+	close(s.ready)
+}
+
+// queuedEvent is an event sent while its session was away, replayed on resume.
+type queuedEvent struct {
+	t string
+	d any
+}
+
+// queueForResume keeps event t for session id until it resumes.
+func (f *fakeDiscord) queueForResume(id, t string, d any) {
+	f.mu.Lock()
+	f.missed[id] = append(f.missed[id], queuedEvent{t, d})
+	f.mu.Unlock()
+}
+
+// requestReconnect sends op 7 (RECONNECT): Discord asks the client to reconnect and resume.
+func (s *gatewaySession) requestReconnect() { s.send(map[string]any{"op": 7, "d": nil}) }
+
+// state returns the session's id, last sequence number, heartbeats and RESUME payload.
+func (s *gatewaySession) state() (id string, seq int64, heartbeats []any, resume map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id, s.seq, append([]any(nil), s.heartbeats...), s.resume
 }
 
 // guildCreate is g as GUILD_CREATE carries it: with its channels and threads. f.mu is held.

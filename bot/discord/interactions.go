@@ -43,10 +43,21 @@ func (a *Adapter) route(ctx context.Context, i *discordgo.Interaction) (*discord
 		return deferred(private), func(ctx context.Context) { a.answerAsk(ctx, i, question, private, received) }
 	case discordgo.InteractionMessageComponent:
 		action, ok := parseCustomID(i.MessageComponentData().CustomID)
-		if !ok {
+		if !ok || action.Kind == "note" {
 			return ephemeralMessage("This button is no longer supported; ask again with `/" + askCommand + "`."), nil
 		}
+		if action.Kind == "why" {
+			return noteForm(action.AnswerID), nil // a form must be the first response
+		}
 		return deferred(true), func(ctx context.Context) { a.onButton(ctx, i, action) }
+	case discordgo.InteractionModalSubmit:
+		data := i.ModalSubmitData()
+		action, ok := parseCustomID(data.CustomID)
+		note := noteText(data)
+		if !ok || action.Kind != "note" || note == "" {
+			return ephemeralMessage("I couldn't read this form; rate the answer again."), nil
+		}
+		return deferred(true), func(ctx context.Context) { a.onNote(ctx, i, action.AnswerID, note) }
 	default:
 		return ephemeralMessage("I can't handle this kind of interaction; use `/" + askCommand + "`."), nil
 	}

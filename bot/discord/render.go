@@ -112,13 +112,13 @@ func answerButtons(answerID string, withThread bool) []discordgo.MessageComponen
 
 // buttonAction is a parsed custom id.
 type buttonAction struct {
-	Kind     string // "up", "down", "how", "thread"
+	Kind     string // "up", "down", "how", "thread", "why" (open the 👎 form), "note" (the form sent)
 	AnswerID int64
 }
 
 // parseCustomID reads a button's custom id; ok is false for ids cita did not make.
 func parseCustomID(id string) (buttonAction, bool) {
-	for _, p := range []string{idVoteUp, idVoteDown, idExplain, idThread} {
+	for _, p := range []string{idVoteUp, idVoteDown, idExplain, idThread, idWhy, idNote} {
 		if rest, found := strings.CutPrefix(id, p); found && len(id) <= 100 {
 			n, err := strconv.ParseInt(rest, 10, 64)
 			if err != nil || n <= 0 || strconv.FormatInt(n, 10) != rest {

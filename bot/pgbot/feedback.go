@@ -69,18 +69,17 @@ func (s *Store) RatedDown(ctx context.Context, since time.Time) (out []RatedDown
 }
 
 // CommentFeedback stores what a user said with their rating of an answer (their 👎's "what was
-// wrong"), under the same visibility rule as RecordFeedback: only for a rating they gave from
-// the answer's conversation. It returns bot.ErrNotVisible when they have no such rating.
+// wrong"). Only the user's own rating of a standing answer of fb.Conversation.Platform takes it:
+// rating it passed the visibility checks (RecordFeedback), so the comment needs no other. It
+// returns bot.ErrNotVisible when the user has no such rating.
 func (s *Store) CommentFeedback(ctx context.Context, fb bot.Feedback, comment string) error {
-	c := fb.Conversation
 	if len(comment) > 4000 {
 		comment = strings.ToValidUTF8(comment[:4000], "")
 	}
 	tag, err := s.pool.Exec(ctx, `UPDATE bot_feedback f SET comment = $3, updated_at = now()
 		FROM bot_answers a
-		WHERE f.answer_id = $1 AND f.user_id = $2 AND a.id = f.answer_id
-		  AND a.platform = $4 AND a.workspace = $5 AND a.channel = $6 AND a.thread = $7 AND a.redacted_at IS NULL`,
-		fb.AnswerID, fb.UserID, comment, c.Platform, c.Workspace, c.Channel, c.Thread)
+		WHERE f.answer_id = $1 AND f.user_id = $2 AND a.id = f.answer_id AND a.platform = $4 AND a.redacted_at IS NULL`,
+		fb.AnswerID, fb.UserID, comment, fb.Conversation.Platform)
 	if err != nil {
 		return fmt.Errorf("record feedback comment on answer %d: %w", fb.AnswerID, err)
 	}

@@ -2,11 +2,13 @@ package pgbot_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/internal/bottest"
+	"github.com/citahq/cita/bot/pgbot"
 )
 
 // recordChange writes a change as a sync pass does (syncrun records them with its run).
@@ -87,5 +89,46 @@ func TestSourceNoticesFollowTheAudienceRule(t *testing.T) {
 	var posted int
 	if err := env.Pool.QueryRow(ctx, `SELECT count(*) FROM bot_source_notices WHERE posted_at IS NOT NULL`).Scan(&posted); err != nil || posted != 2 {
 		t.Fatalf("%d notices recorded as posted (%v), want 2", posted, err)
+	}
+}
+
+// TestSourceNoticesAreClaimedOnceAcrossReplicas: replicas claiming at the same time get each
+// notice once between them.
+func TestSourceNoticesAreClaimedOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	vac, remote := docID(t, env, "vacation.md"), docID(t, env, "remote.md")
+	for _, th := range []string{"a", "b", "c"} {
+		answer(t, env, conv(th), "q", "a", "", vac, remote)
+	}
+	recordChange(t, env, 7, vac, bot.SourceUpdated)
+	recordChange(t, env, 7, remote, bot.SourceDeleted)
+	replicas := []*pgbot.Store{pgbot.New(env.Pool), pgbot.New(env.Pool), pgbot.New(env.Pool)}
+	got := make([][]bot.SourceNotice, len(replicas))
+	errs := make([]error, len(replicas))
+	var wg sync.WaitGroup
+	for i, r := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = r.ClaimSourceNotices(ctx, []string{"slack"})
+		}()
+	}
+	wg.Wait()
+	threads := map[string]int{}
+	for i := range replicas {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		for _, n := range got[i] {
+			threads[n.Conversation.Thread]++
+			if len(n.Changes) != 2 {
+				t.Errorf("notice in %s lists %d documents, want both", n.Conversation.Thread, len(n.Changes))
+			}
+		}
+	}
+	if len(threads) != 3 || threads["a"] != 1 || threads["b"] != 1 || threads["c"] != 1 {
+		t.Fatalf("notices per thread %v, want one each in a, b and c", threads)
 	}
 }
