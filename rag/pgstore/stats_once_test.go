@@ -85,3 +85,23 @@ func dump(t *testing.T, pool *pgxpool.Pool, sql string) string {
 	}
 	return out
 }
+
+// TestChunkVectorsStayInTheRow checks migration 0018's storage: the stemmed vector, which the
+// full-text arm reads for every candidate, is kept in the row (MAIN), not moved out to TOAST.
+func TestChunkVectorsStayInTheRow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cs, schema := testdb.Schema(t)
+	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var storage string
+	if err := pool.QueryRow(ctx, `SELECT attstorage::text FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'tsv'`).Scan(&storage); err != nil {
+		t.Fatal(err)
+	}
+	if storage != "m" {
+		t.Errorf("chunks.tsv storage %q, want m (MAIN: in the row)", storage)
+	}
+}
