@@ -32,18 +32,7 @@ func TestClassStatsFollowEveryWrite(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 8))
 	groups := []string{"everyone", "hr", "eng", "alice@example.com", "domain:example.com"}
 	vocab := strings.Fields("vacaciones salario despliegue canario release payroll nómina guía política bonus remote equipo")
-	pick := func() []string {
-		var g []string
-		for _, x := range groups {
-			if rng.IntN(3) == 0 {
-				g = append(g, x)
-			}
-		}
-		if len(g) == 0 {
-			g = []string{groups[rng.IntN(len(groups))]}
-		}
-		return g
-	}
+	pick := func() []string { return randomGroups(rng, groups, 3) }
 	for step := range 40 {
 		id := fmt.Sprintf("doc-%d.md", rng.IntN(12))
 		switch rng.IntN(5) {
@@ -103,11 +92,7 @@ func TestSearchFTSIgnoresOtherDocuments(t *testing.T) {
 		}
 		var texts []string
 		for range 1 + rng.IntN(2) {
-			words := make([]string, 4+rng.IntN(12))
-			for i := range words {
-				words[i] = vocab[rng.IntN(len(vocab))]
-			}
-			texts = append(texts, strings.Join(words, " "))
+			texts = append(texts, randomText(rng, vocab, 4+rng.IntN(12)))
 		}
 		docs = append(docs, doc{fmt.Sprintf("d%02d.md", d), []string{"es", "en", "simple"}[rng.IntN(3)], g, texts})
 	}
