@@ -73,6 +73,8 @@ func TestParseReference(t *testing.T) {
 		{"section 4.2", Reference{"sec", "4.2"}, true},
 		{"§ 12", Reference{"sec", "12"}, true},
 		{"Título IV", Reference{"title", "iv"}, true},
+		{"title i want to read", Reference{}, false},
+		{"section c of the form", Reference{}, false},
 		{"Capítulo segundo", Reference{}, false},
 		{"art deco furniture", Reference{}, false},
 		{"how many days of leave do I get", Reference{}, false},
@@ -85,4 +87,16 @@ func TestParseReference(t *testing.T) {
 			t.Errorf("ParseReference(%q) = %+v, %v; want %+v, %v", c.query, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+func FuzzParseReference(f *testing.F) {
+	for _, seed := range []string{"art. 99", "§ 4.2", "Título IV", "¿Qué dice el artículo 155?", "art.", "section ."} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		ref, ok := ParseReference(q)
+		if ok && (ref.Kind == "" || ref.Number == "") {
+			t.Errorf("ParseReference(%q) = %+v: a reference without kind or number", q, ref)
+		}
+	})
 }
