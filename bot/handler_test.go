@@ -22,26 +22,12 @@ func (f answerFunc) Answer(ctx context.Context, q rag.Question, onDelta func(str
 	return f(ctx, q, onDelta)
 }
 
-// recorder wraps an answerer and keeps the questions it was asked.
-type recorder struct {
-	inner bot.Answerer
-	mu    sync.Mutex
-	asked []rag.Question
-}
-
-func (r *recorder) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
-	r.mu.Lock()
-	r.asked = append(r.asked, q)
-	r.mu.Unlock()
-	return r.inner.Answer(ctx, q, onDelta)
-}
-
 var conv = bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "C1", Thread: "111.222"}
 
 func TestHandleAnswersAndRemembersTheThread(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)
-	rec := &recorder{inner: env.Pipeline}
+	rec := &bottest.Recorder{Inner: env.Pipeline}
 	h := bot.NewHandler(rec, env.Bot, bot.HandlerOptions{})
 	ctx := context.Background()
 	everyone := rag.MustScope("everyone")
@@ -70,7 +56,7 @@ func TestHandleAnswersAndRemembersTheThread(t *testing.T) {
 	if !out2.Answered() || out2.AnswerID == out.AnswerID {
 		t.Fatalf("second answer: %+v", out2)
 	}
-	second := rec.asked[1]
+	second := rec.Questions()[1]
 	if len(second.History) != 2 || second.History[0].Role != "user" || !strings.Contains(second.History[0].Text, "vacation days do I get") ||
 		second.History[1].Role != "assistant" {
 		t.Fatalf("history passed to the pipeline: %+v", second.History)

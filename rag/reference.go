@@ -36,7 +36,7 @@ const maxReferenceExtraWords = 4
 // one: a reference word followed by a number ("99", "4.2", "12 bis" is read as "12", "IV"),
 // with at most maxReferenceExtraWords other words around it.
 func ParseReference(q string) (Reference, bool) {
-	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+	words := strings.FieldsFunc(q, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("¿?¡!,;:\"()«»", r)
 	})
 	for i := 0; i+1 < len(words); i++ {
@@ -47,19 +47,20 @@ func ParseReference(q string) (Reference, bool) {
 		if len(words)-2 > maxReferenceExtraWords {
 			return Reference{}, false
 		}
-		return Reference{Kind: kind, Number: strings.TrimSuffix(words[i+1], ".")}, true
+		return Reference{Kind: kind, Number: strings.ToLower(strings.TrimSuffix(words[i+1], "."))}, true
 	}
 	return Reference{}, false
 }
 
 // isReferenceNumber reports whether w numbers a part: digits with dots between ("4.2", "99."),
-// optionally followed by a letter ("12a"), or a Roman numeral ("iv").
+// optionally followed by a letter ("12a"), or a Roman numeral in capitals ("IV"; "title i want"
+// is no reference).
 func isReferenceNumber(w string) bool {
 	w = strings.TrimSuffix(w, ".")
 	if w == "" {
 		return false
 	}
-	if strings.Trim(w, "ivxlc") == "" {
+	if strings.Trim(w, "IVXLC") == "" {
 		return true
 	}
 	digits := 0

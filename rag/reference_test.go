@@ -6,34 +6,6 @@ import (
 	"testing"
 )
 
-func TestParseReference(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		query string
-		want  Reference
-		ok    bool
-	}{
-		{"art. 99", Reference{"art", "99"}, true},
-		{"Artículo 99", Reference{"art", "99"}, true},
-		{"articulo 14 de la Constitución", Reference{"art", "14"}, true},
-		{"¿Qué dice el artículo 155?", Reference{"art", "155"}, true},
-		{"section 4.2", Reference{"sec", "4.2"}, true},
-		{"§ 12", Reference{"sec", "12"}, true},
-		{"Título IV", Reference{"title", "iv"}, true},
-		{"Capítulo segundo", Reference{}, false},
-		{"art deco furniture", Reference{}, false},
-		{"how many days of leave do I get", Reference{}, false},
-		{"what did the author write in section 3 of his first report", Reference{}, false},
-		{"ERR_4402", Reference{}, false},
-	}
-	for _, c := range cases {
-		got, ok := ParseReference(c.query)
-		if ok != c.ok || got != c.want {
-			t.Errorf("ParseReference(%q) = %+v, %v; want %+v, %v", c.query, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // referenceArmStore returns fixed arm rankings: the full-text arm finds the article first and a
 // neighbour second; the vector arm, which blurs numbers, ranks the neighbour and others above it.
 type referenceArmStore struct{ titles map[int64]string }
@@ -85,4 +57,46 @@ func TestHybridLetsTheFullTextArmLeadOnAnExactReference(t *testing.T) {
 	if got, want := ids("who forms the government", nil), []int64{5, 2, 1, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("plain question fused %v, want %v", got, want)
 	}
+}
+
+func TestParseReference(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		query string
+		want  Reference
+		ok    bool
+	}{
+		{"art. 99", Reference{"art", "99"}, true},
+		{"Artículo 99", Reference{"art", "99"}, true},
+		{"articulo 14 de la Constitución", Reference{"art", "14"}, true},
+		{"¿Qué dice el artículo 155?", Reference{"art", "155"}, true},
+		{"section 4.2", Reference{"sec", "4.2"}, true},
+		{"§ 12", Reference{"sec", "12"}, true},
+		{"Título IV", Reference{"title", "iv"}, true},
+		{"title i want to read", Reference{}, false},
+		{"section c of the form", Reference{}, false},
+		{"Capítulo segundo", Reference{}, false},
+		{"art deco furniture", Reference{}, false},
+		{"how many days of leave do I get", Reference{}, false},
+		{"what did the author write in section 3 of his first report", Reference{}, false},
+		{"ERR_4402", Reference{}, false},
+	}
+	for _, c := range cases {
+		got, ok := ParseReference(c.query)
+		if ok != c.ok || got != c.want {
+			t.Errorf("ParseReference(%q) = %+v, %v; want %+v, %v", c.query, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzParseReference(f *testing.F) {
+	for _, seed := range []string{"art. 99", "§ 4.2", "Título IV", "¿Qué dice el artículo 155?", "art.", "section ."} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		ref, ok := ParseReference(q)
+		if ok && (ref.Kind == "" || ref.Number == "") {
+			t.Errorf("ParseReference(%q) = %+v: a reference without kind or number", q, ref)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/internal/bottest"
 	"github.com/citahq/cita/rag"
 )
 
@@ -192,19 +193,6 @@ func TestLostGatewayEventIsOutlivedByTheTTL(t *testing.T) {
 	e.noticeShown(t, "the earlier hr answer", chHR, originalID("631"))
 }
 
-// gatedAnswerer holds every answer until open is closed.
-type gatedAnswerer struct {
-	inner   bot.Answerer
-	started chan struct{}
-	open    chan struct{}
-}
-
-func (g *gatedAnswerer) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
-	g.started <- struct{}{}
-	<-g.open
-	return g.inner.Answer(ctx, q, onDelta)
-}
-
 // TestAnswerInFlightWhileViewersChangeIsWithdrawn: replica B is answering in #hr from the hr
 // document when userPlain is let in and replica A hears of it (before B saved its answer, so A
 // finds nothing to withdraw). B must notice after saving and withdraw its own answer.
@@ -212,12 +200,12 @@ func TestAnswerInFlightWhileViewersChangeIsWithdrawn(t *testing.T) {
 	t.Parallel()
 	e := setupE2E(t)
 	a := e.replica(t, true, nil, nil)
-	gate := &gatedAnswerer{inner: e.pipeline(), started: make(chan struct{}, 1), open: make(chan struct{})}
+	gate := bottest.NewGated(e.pipeline())
 	b := e.replica(t, true, gate, nil)
 	in := interaction{ID: "641", Token: "tok-641", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: salaryQ}
 	b.gw.dispatch("INTERACTION_CREATE", json.RawMessage(in.JSON(t)))
 	select {
-	case <-gate.started:
+	case <-gate.Started:
 	case <-time.After(10 * time.Second):
 		t.Fatal("replica B never started answering")
 	}
@@ -227,7 +215,7 @@ func TestAnswerInFlightWhileViewersChangeIsWithdrawn(t *testing.T) {
 	}))
 	waitUpTo(2*time.Second, func() bool { return e.audienceVersion(t, bot.ChannelSubject(chHR)) > before })
 	wait(a.a)
-	close(gate.open)
+	close(gate.Open)
 	waitFor(t, "replica B's answer", func() bool { return len(e.fake.callsTo("PATCH", "/webhooks/1000/tok-641/messages/@original")) > 0 })
 	wait(b.a)
 	if edit := e.fake.callsTo("PATCH", "/webhooks/1000/tok-641/messages/@original")[0].JSON(t); !hrLeak(edit) {

@@ -52,25 +52,11 @@ func TestRecordReadersBumpsOnlyOnAChange(t *testing.T) {
 	ctx := context.Background()
 	hrOnly := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone", "hr")})
 	mixed := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone", "hr"), rag.MustScope("everyone")})
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	changes := 0
-	for range 8 { // every replica sees the same new readers at once: one change
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			changed, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly)
-			if err != nil {
-				t.Error(err)
-			}
-			if changed {
-				mu.Lock()
-				changes++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	// Every replica sees the same new readers at once: one change.
+	changes := countConcurrent(t, 8, func() (bool, error) {
+		changed, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly)
+		return changed, err
+	})
 	if changes != 1 {
 		t.Fatalf("%d replicas saw a change, want 1", changes)
 	}

@@ -1,7 +1,6 @@
 package pgbot_test
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 func TestAgentStepsRoundTrip(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)
-	ctx := context.Background()
 	steps := []rag.AgentStep{
 		{N: 1, Tool: "search", Query: "taxi receipts", Results: 5, ChunkIDs: []int64{3, 9}, Took: 12 * time.Millisecond},
 		{N: 2, Tool: "get_document", DocumentID: 41, Error: "not found", Took: time.Millisecond},
@@ -22,14 +20,7 @@ func TestAgentStepsRoundTrip(t *testing.T) {
 	for _, want := range [][]rag.AgentStep{steps, nil} {
 		rec := &bot.AnswerRecord{Conversation: thread, AskerID: "U1", Question: "q", StandaloneQuery: "q", Text: "a",
 			ScopeGroups: []string{"everyone"}, Steps: want}
-		id, err := env.Bot.SaveAnswer(ctx, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := env.Bot.LoadAnswer(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := saveAndLoad(t, env, rec)
 		if !reflect.DeepEqual(got.Steps, want) {
 			t.Fatalf("steps loaded as %+v, saved %+v", got.Steps, want)
 		}

@@ -40,6 +40,47 @@ func docID(t *testing.T, env *bottest.Env, path string) int64 {
 	return id
 }
 
+// saveAndLoad saves rec and loads it back by its new id.
+func saveAndLoad(t *testing.T, env *bottest.Env, rec *bot.AnswerRecord) *bot.AnswerRecord {
+	t.Helper()
+	ctx := context.Background()
+	id, err := env.Bot.SaveAnswer(ctx, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.Bot.LoadAnswer(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// countConcurrent runs fn n times at once, as n replicas would, and counts the calls that
+// returned true; an error fails the test.
+func countConcurrent(t *testing.T, n int, fn func() (bool, error)) int {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	count := 0
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := fn()
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				count++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return count
+}
+
 func texts(turns []rag.Turn) []string {
 	var out []string
 	for _, t := range turns {
@@ -232,15 +273,9 @@ func TestLoadAnswerRoundTrip(t *testing.T) {
 		Total:   120 * time.Millisecond, Model: "extractive", PromptTokens: 10, CompletionTokens: 5,
 		Dropped: []int64{11, 12}, Cached: true, Lang: "es", ReplyRef: "1700000100.000009"}
 	rec.Consulted = rec.Sources
-	id, err := env.Bot.SaveAnswer(ctx, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := env.Bot.LoadAnswer(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.StandaloneQuery != rec.StandaloneQuery || got.Conversation != thread || len(got.Sources) != 1 ||
+	got := saveAndLoad(t, env, rec)
+	id := got.ID
+	if id == 0 || got.StandaloneQuery != rec.StandaloneQuery || got.Conversation != thread || len(got.Sources) != 1 ||
 		got.Sources[0].DocVersion != 3 || got.TopHits[0].VectorRank != 4 || got.Timings["search"] != 15*time.Millisecond ||
 		got.Total != 120*time.Millisecond || got.PromptTokens != 10 || len(got.Dropped) != 2 || got.Dropped[1] != 12 || !got.Cached ||
 		got.Lang != "es" || got.ReplyRef != "1700000100.000009" || !got.RedactedAt.IsZero() {
@@ -262,25 +297,7 @@ func TestMarkEventOncePerID(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	first := 0
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := env.Bot.MarkEvent(ctx, "Ev123ABC456")
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				mu.Lock()
-				first++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	first := countConcurrent(t, 16, func() (bool, error) { return env.Bot.MarkEvent(ctx, "Ev123ABC456") })
 	if first != 1 {
 		t.Fatalf("%d deliveries were marked first, want 1", first)
 	}

@@ -54,7 +54,7 @@ func TestAssistantThreadStatusTitlePromptsAndNativeStream(t *testing.T) {
 		o.SuggestedPrompts = []string{"How many vacation days do I get?", "How do I deploy to production?"}
 		o.UpdateInterval = 50 * time.Millisecond
 	})
-	b.answerer.inner = slowStreamer{inner: b.env.Pipeline, pause: 150 * time.Millisecond}
+	b.answerer.Inner = slowStreamer{inner: b.env.Pipeline, pause: 150 * time.Millisecond}
 	const dm, thread = "DA1", "1700000003.000100"
 	b.startAssistant(t, "EvA1", dm, "U1", thread)
 	b.fake.waitFor("suggested prompts", 10*time.Second, func() bool { return len(b.fake.callsTo("assistant.threads.setSuggestedPrompts")) == 1 })

@@ -103,7 +103,7 @@ func TestPublicChannelAudienceIsTheWholeWorkspace(t *testing.T) {
 	if hrLeak(got) {
 		t.Fatalf("a public channel whose only member is in hr was answered from the hr document; everyone in the workspace reads it:\n%s", got)
 	}
-	if q := a.answerer.questions(); len(q) != 2 || q[1].Scope.String() != "everyone" {
+	if q := a.answerer.Questions(); len(q) != 2 || q[1].Scope.String() != "everyone" {
 		t.Fatalf("public channel searched with %v, want the groups every full member has (everyone)", q)
 	}
 	if got := a.mention(t, "EvP3", "CPUBG", "UHR", salaryQuestion).Form["blocks"]; !strings.Contains(got, "share no access group") {
@@ -115,7 +115,7 @@ func TestPublicChannelAudienceIsTheWholeWorkspace(t *testing.T) {
 	if got := a.mention(t, "EvP4", "CSHARED", "U1", "How many vacation days do I get per year?").Form["blocks"]; !strings.Contains(got, "share no access group") {
 		t.Fatalf("a public channel shared with another organisation was answered from documents: %s", got)
 	}
-	if n := len(a.answerer.questions()); n != 2 {
+	if n := len(a.answerer.Questions()); n != 2 {
 		t.Fatalf("the pipeline was asked %d times, want 2", n)
 	}
 }

@@ -77,7 +77,7 @@ func TestFollowUpWithoutMentionIsAnsweredWithHistory(t *testing.T) {
 	if !strings.Contains(finals[1].Form["blocks"], "carry over") {
 		t.Errorf("follow-up answer: %s", finals[1].Form["blocks"])
 	}
-	qs := b.answerer.questions()
+	qs := b.answerer.Questions()
 	if len(qs) != 2 {
 		t.Fatalf("pipeline asked %d times, want 2", len(qs))
 	}
@@ -185,12 +185,12 @@ func TestChannelScopeIsTheMembersIntersection(t *testing.T) {
 	if !strings.Contains(ext, "share no access group") || !strings.Contains(ext, "DM") {
 		t.Fatalf("channel with an unmapped member: %s", ext)
 	}
-	for _, q := range b.answerer.questions() {
+	for _, q := range b.answerer.Questions() {
 		if q.Scope.String() != "everyone,hr" && q.Scope.String() != "everyone" {
 			t.Errorf("searched with scope %q", q.Scope.String())
 		}
 	}
-	if n := len(b.answerer.questions()); n != 2 {
+	if n := len(b.answerer.Questions()); n != 2 {
 		t.Errorf("pipeline called %d times, want 2 (never for the channel without a common group)", n)
 	}
 	// UEXT joins CHR: its next answer loses hr (members are read at every answer).

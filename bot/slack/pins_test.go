@@ -24,14 +24,14 @@ func TestPinnedChannelsAreAnUpperBound(t *testing.T) {
 		t.Fatalf("the hr-pinned channel did not get the hr answer: %s", got)
 	}
 	b.mention(t, "EvN2", "CPEOPLE", "UHR", "How many vacation days do I get per year?")
-	qs := b.answerer.questions()
+	qs := b.answerer.Questions()
 	if len(qs) != 2 || qs[0].Scope.String() != "hr" || qs[1].Scope.String() != "hr" {
 		t.Fatalf("the pinned channel searched with %v, want hr only", qs)
 	}
 	if got := b.mention(t, "EvN3", "CPINMIX", "UHR", salaryQuestion).Form["blocks"]; !strings.Contains(got, "share no access group") {
 		t.Fatalf("a channel pinned to hr with a reader outside hr: %s", got)
 	}
-	if n := len(b.answerer.questions()); n != 2 {
+	if n := len(b.answerer.Questions()); n != 2 {
 		t.Fatalf("the pin widened the scope: the pipeline was asked %d times", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/internal/bottest"
 	"github.com/citahq/cita/rag"
 )
 
@@ -59,8 +60,8 @@ func TestJoinRedactsEarlierAnswersTheNewcomerMayNotRead(t *testing.T) {
 	thread := hr.Form["thread_ts"]
 	a.postEvent(t, "message.json", event{EventID: "EvX4", Channel: "CHR", User: "UHR", Text: "and which bonus applies to that band?",
 		TS: nextTS(), ThreadTS: thread, ChannelType: "group"}, nil)
-	a.fake.waitFor("the follow-up", 10*time.Second, func() bool { return len(a.answerer.questions()) == 3 })
-	follow := a.answerer.questions()[2]
+	a.fake.waitFor("the follow-up", 10*time.Second, func() bool { return len(a.answerer.Questions()) == 3 })
+	follow := a.answerer.Questions()[2]
 	for _, turn := range follow.History {
 		if strings.Contains(turn.Text, "5,440,000") || strings.Contains(turn.Text, "Condor") {
 			t.Fatalf("the withdrawn answer fed the follow-up: %+v", follow.History)
@@ -125,37 +126,24 @@ func TestLostJoinIsRedactedByTheNextQuestionOnAnotherReplica(t *testing.T) {
 	a.fake.waitFor("the hr answer withdrawn", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
 }
 
-// gatedAnswerer holds every answer until open is closed.
-type gatedAnswerer struct {
-	inner   bot.Answerer
-	started chan struct{}
-	open    chan struct{}
-}
-
-func (g *gatedAnswerer) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
-	g.started <- struct{}{}
-	<-g.open
-	return g.inner.Answer(ctx, q, onDelta)
-}
-
 // TestAnswerInFlightDuringAJoinIsWithdrawn: replica B is answering from hr documents when U1
 // joins and replica A receives the event (before B saved its answer, so A finds nothing to
 // withdraw). B must notice the change after saving and withdraw its own answer.
 func TestAnswerInFlightDuringAJoinIsWithdrawn(t *testing.T) {
 	t.Parallel()
 	a := setup(t)
-	gate := &gatedAnswerer{inner: a.env.Pipeline, started: make(chan struct{}, 1), open: make(chan struct{})}
+	gate := bottest.NewGated(a.env.Pipeline)
 	b := &bundle{env: a.env, fake: a.fake, traces: map[string][]time.Duration{}}
 	b.start(t, gate)
 	b.postEvent(t, "app_mention.json", event{EventID: "EvF1", Channel: "CHR", User: "UHR", Text: "<@UBOT> " + salaryQuestion, TS: nextTS()}, nil)
 	select {
-	case <-gate.started:
+	case <-gate.Started:
 	case <-time.After(10 * time.Second):
 		t.Fatal("replica B never started answering")
 	}
 	a.join(t, "EvF2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	time.Sleep(300 * time.Millisecond) // replica A handles the join while B still answers
-	close(gate.open)
+	close(gate.Open)
 	final := b.waitFinals(t, "CHR", 1)[0]
 	if !hrLeak(final.Form["blocks"]) {
 		t.Fatalf("the answer in flight did not use the hr document (the test would prove nothing): %s", final.Form["blocks"])

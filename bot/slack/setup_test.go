@@ -22,36 +22,15 @@ import (
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/internal/bottest"
 	slackbot "github.com/citahq/cita/bot/slack"
-	"github.com/citahq/cita/rag"
 )
 
 const secret = "8f742231b10e8888abcd99yyyzzz85a5"
-
-// recorder wraps the real pipeline and keeps the questions it was asked.
-type recorder struct {
-	inner bot.Answerer
-	mu    sync.Mutex
-	asked []rag.Question
-}
-
-func (r *recorder) Answer(ctx context.Context, q rag.Question, onDelta func(string)) (*rag.Answer, error) {
-	r.mu.Lock()
-	r.asked = append(r.asked, q)
-	r.mu.Unlock()
-	return r.inner.Answer(ctx, q, onDelta)
-}
-
-func (r *recorder) questions() []rag.Question {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]rag.Question(nil), r.asked...)
-}
 
 type bundle struct {
 	env      *bottest.Env
 	fake     *fakeSlack
 	adapter  *slackbot.Adapter
-	answerer *recorder
+	answerer *bottest.Recorder
 	http     *httptest.Server
 	logs     *logBuffer
 
@@ -92,7 +71,7 @@ func (b *bundle) replica(t *testing.T, tweak ...func(*slackbot.Options)) *bundle
 // its Events API endpoint.
 func (b *bundle) start(t *testing.T, inner bot.Answerer, tweak ...func(*slackbot.Options)) {
 	t.Helper()
-	b.answerer = &recorder{inner: inner}
+	b.answerer = &bottest.Recorder{Inner: inner}
 	b.logs = &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(b.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts := slackbot.Options{

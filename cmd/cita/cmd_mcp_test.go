@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -50,21 +49,10 @@ mcp:
 		t.Fatalf("stderr notes = %q", notes)
 	}
 
-	sctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var stdout, stderr syncbuf.Buffer
-	exited := make(chan int, 1)
-	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
-	waitFor(t, "/healthz", func() bool {
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-		}
-		return err == nil && resp.StatusCode == http.StatusOK
-	})
+	srv := startServe(t, ctx, path, addr)
 	session, err := mcpserver.Dial(ctx, "http://"+addr+"/mcp", token)
 	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
+		t.Fatalf("connect: %v\n%s", err, srv.stderr.String())
 	}
 	defer session.Close()
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "VPN gateway CANARY-BONUS-55"}})
@@ -89,18 +77,10 @@ mcp:
 	if err == nil || !strings.Contains(err.Error(), "token 1 was revoked") {
 		t.Fatalf("call after revoke: %v", err)
 	}
-	if !strings.Contains(stderr.String(), `"msg":"mcp call"`) || !strings.Contains(stderr.String(), `"msg":"mcp request refused"`) {
-		t.Errorf("serve logs lack the audit and refusal lines:\n%s", stderr.String())
+	if !strings.Contains(srv.stderr.String(), `"msg":"mcp call"`) || !strings.Contains(srv.stderr.String(), `"msg":"mcp request refused"`) {
+		t.Errorf("serve logs lack the audit and refusal lines:\n%s", srv.stderr.String())
 	}
-	stop()
-	select {
-	case code := <-exited:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(40 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	srv.stop(t)
 }
 
 func TestParseExpiry(t *testing.T) {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/citahq/cita/bot/slack/slackload"
 	"github.com/citahq/cita/internal/metrics"
-	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
@@ -133,19 +132,8 @@ server:
 database:
   read_urls: ["%s"] # the primary itself: not a standby, so skipped
 `, cs, addr, secret, fake.APIURL(), cs))
-	sctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var stdout, stderr syncbuf.Buffer
-	exited := make(chan int, 1)
-	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
+	srv := startServe(t, ctx, path, addr)
 	base := "http://" + addr
-	waitFor(t, "/healthz", func() bool {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-		}
-		return err == nil && resp.StatusCode == http.StatusOK
-	})
 	if code, body := get(t, base+"/readyz"); code != http.StatusOK {
 		t.Fatalf("/readyz %d %q", code, body)
 	}
@@ -205,16 +193,8 @@ database:
 		t.Error("the answer was never written into the placeholder")
 	}
 
-	stop()
-	select {
-	case code := <-exited:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(40 * time.Second):
-		t.Fatal("serve did not stop within the shutdown grace")
-	}
-	logs := stderr.String()
+	srv.stop(t)
+	logs := srv.stderr.String()
 	if !strings.Contains(logs, `"msg":"serving"`) || !strings.Contains(logs, `"msg":"stopped"`) {
 		t.Errorf("logs are not JSON with serving and stopped records:\n%s", logs)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
+	"github.com/citahq/cita/internal/syncbuf"
 	"io"
 	"log/slog"
 	"net/http"
@@ -94,7 +95,7 @@ discord:
 `, cs, addr, hex.EncodeToString(key.Public().(ed25519.PublicKey)), fake.URL))
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	exited := make(chan int, 1)
 	go func() { exited <- run(sctx, []string{"--config", path, "serve"}, &stdout, &stderr) }()
 	base := "http://" + addr

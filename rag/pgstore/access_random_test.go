@@ -24,38 +24,17 @@ func TestRandomizedAccessControl(t *testing.T) {
 		"payment gateway timeout on-call rotation budget invoice supplier terms parental leave bonus retention")
 	docGroups := map[int64][]string{}
 	for d := 0; d < 60; d++ {
-		var g []string
-		for _, x := range groups {
-			if rng.IntN(4) == 0 {
-				g = append(g, x)
-			}
-		}
-		if len(g) == 0 {
-			g = []string{groups[rng.IntN(len(groups))]}
-		}
+		g := randomGroups(rng, groups, 4)
 		var texts []string
 		for c := 0; c < 1+rng.IntN(3); c++ {
-			words := make([]string, 8+rng.IntN(20))
-			for i := range words {
-				words[i] = vocab[rng.IntN(len(vocab))]
-			}
-			texts = append(texts, strings.Join(words, " "))
+			texts = append(texts, randomText(rng, vocab, 8+rng.IntN(20)))
 		}
 		id := b.doc(t, "rand", fmt.Sprintf("doc-%d", d), fmt.Sprintf("Documento %d", d), []string{"es", "en", "simple"}[rng.IntN(3)], g, texts...)
 		docGroups[id] = rag.NormalizeGroups(g)
 	}
 	h := b.hybrid()
 	for q := 0; q < 150; q++ {
-		var scopeGroups []string
-		for _, x := range groups {
-			if rng.IntN(5) == 0 {
-				scopeGroups = append(scopeGroups, x)
-			}
-		}
-		if len(scopeGroups) == 0 {
-			scopeGroups = []string{groups[rng.IntN(len(groups))]}
-		}
-		scope := rag.MustScope(scopeGroups...)
+		scope := rag.MustScope(randomGroups(rng, groups, 5)...)
 		words := make([]string, 1+rng.IntN(5))
 		for i := range words {
 			words[i] = vocab[rng.IntN(len(vocab))]

@@ -281,18 +281,7 @@ func TestCacheRandomizedIsolation(t *testing.T) {
 		id, v := b.index(t, fmt.Sprintf("d%d", i), []string{groups[i]}, fmt.Sprintf("Text %d.", i))
 		docs = append(docs, [2]int64{id, v})
 	}
-	randomScope := func() rag.Scope {
-		var g []string
-		for _, x := range groups {
-			if rng.IntN(3) == 0 {
-				g = append(g, x)
-			}
-		}
-		if len(g) == 0 {
-			g = []string{groups[rng.IntN(len(groups))]}
-		}
-		return rag.MustScope(g...)
-	}
+	randomScope := func() rag.Scope { return rag.MustScope(randomGroups(rng, groups, 3)...) }
 	stored := map[rag.CacheKey]string{}
 	for range 200 {
 		scope, q := randomScope(), questions[rng.IntN(len(questions))]

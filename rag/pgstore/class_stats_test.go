@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
 
 // checkClassStats fails when the per-class statistics (stats plus pending deltas) differ from
@@ -16,43 +17,8 @@ import (
 // (no group) has no class (access_classes refuses an empty list), so it counts nowhere.
 func checkClassStats(t *testing.T, b *bundle, when string) {
 	t.Helper()
-	ctx := context.Background()
-	var lexemes, corpus, classless int
-	err := b.store.Pool().QueryRow(ctx, `
-		WITH truth AS (
-			SELECT c.id AS class_id, l AS lexeme, count(*)::int AS df
-			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l GROUP BY c.id, l
-		), known AS (
-			SELECT class_id, lexeme, sum(df)::int AS df FROM (
-				SELECT class_id, lexeme, df FROM class_lexeme_stats UNION ALL SELECT class_id, lexeme, df FROM class_lexeme_delta) x
-			GROUP BY class_id, lexeme HAVING sum(df) <> 0
-		)
-		SELECT count(*) FROM truth FULL JOIN known USING (class_id, lexeme) WHERE truth.df IS DISTINCT FROM known.df`).Scan(&lexemes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = b.store.Pool().QueryRow(ctx, `
-		WITH truth AS (
-			SELECT c.id AS class_id, 't'::"char" AS kind, count(*) AS chunks, sum(length(tsv))::bigint AS total_len
-			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
-			UNION ALL
-			SELECT c.id, 's', count(*), sum(length(tsv_simple))::bigint FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
-		), known AS (
-			SELECT class_id, kind, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
-				SELECT class_id, kind, chunks, total_len FROM class_corpus_stats UNION ALL SELECT class_id, kind, chunks, total_len FROM class_corpus_delta) x
-			GROUP BY class_id, kind HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
-		)
-		SELECT count(*) FROM truth FULL JOIN known USING (class_id, kind)
-		WHERE truth.chunks IS DISTINCT FROM known.chunks OR truth.total_len IS DISTINCT FROM known.total_len`).Scan(&corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM chunks ch
-		WHERE cardinality(ch.groups) > 0 AND NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups)`).Scan(&classless); err != nil {
-		t.Fatal(err)
-	}
-	if lexemes != 0 || corpus != 0 || classless != 0 {
-		t.Errorf("%s: %d (class, lexeme) frequencies and %d (class, kind) corpus rows are wrong; %d chunks have no class", when, lexemes, corpus, classless)
+	if p := pgstoretest.ClassStatsProblems(t, b.store.Pool()); p != "" {
+		t.Errorf("%s: %s", when, p)
 	}
 }
 
@@ -66,18 +32,7 @@ func TestClassStatsFollowEveryWrite(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 8))
 	groups := []string{"everyone", "hr", "eng", "alice@example.com", "domain:example.com"}
 	vocab := strings.Fields("vacaciones salario despliegue canario release payroll nómina guía política bonus remote equipo")
-	pick := func() []string {
-		var g []string
-		for _, x := range groups {
-			if rng.IntN(3) == 0 {
-				g = append(g, x)
-			}
-		}
-		if len(g) == 0 {
-			g = []string{groups[rng.IntN(len(groups))]}
-		}
-		return g
-	}
+	pick := func() []string { return randomGroups(rng, groups, 3) }
 	for step := range 40 {
 		id := fmt.Sprintf("doc-%d.md", rng.IntN(12))
 		switch rng.IntN(5) {
@@ -137,11 +92,7 @@ func TestSearchFTSIgnoresOtherDocuments(t *testing.T) {
 		}
 		var texts []string
 		for range 1 + rng.IntN(2) {
-			words := make([]string, 4+rng.IntN(12))
-			for i := range words {
-				words[i] = vocab[rng.IntN(len(vocab))]
-			}
-			texts = append(texts, strings.Join(words, " "))
+			texts = append(texts, randomText(rng, vocab, 4+rng.IntN(12)))
 		}
 		docs = append(docs, doc{fmt.Sprintf("d%02d.md", d), []string{"es", "en", "simple"}[rng.IntN(3)], g, texts})
 	}

@@ -1,6 +1,8 @@
 package pgstore_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -48,4 +50,27 @@ func migrationProvider(t *testing.T, pool *pgxpool.Pool) *goose.Provider {
 
 func (b *bundle) hybrid() *rag.Hybrid {
 	return rag.NewHybrid(b.store, b.emb, rag.DefaultHybridOptions())
+}
+
+// randomGroups picks each of groups with probability 1/n, or one of them when it picked none.
+func randomGroups(rng *rand.Rand, groups []string, n int) []string {
+	var g []string
+	for _, x := range groups {
+		if rng.IntN(n) == 0 {
+			g = append(g, x)
+		}
+	}
+	if len(g) == 0 {
+		g = []string{groups[rng.IntN(len(groups))]}
+	}
+	return g
+}
+
+// randomText is count words drawn from vocab.
+func randomText(rng *rand.Rand, vocab []string, count int) string {
+	words := make([]string, count)
+	for i := range words {
+		words[i] = vocab[rng.IntN(len(vocab))]
+	}
+	return strings.Join(words, " ")
 }

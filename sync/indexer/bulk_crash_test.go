@@ -21,6 +21,7 @@ import (
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 	"github.com/citahq/cita/sync/indexer"
 )
 
@@ -240,37 +241,11 @@ func openStore(t *testing.T, cs string) *bundle {
 func statsProblems(t *testing.T, pool *pgxpool.Pool) string {
 	t.Helper()
 	global := globalStatsProblems(t, pool)
-	var classLexemes, classCorpus, classless int
-	err := pool.QueryRow(context.Background(), `
-		WITH truth AS (
-			SELECT c.id AS class_id, l AS lexeme, count(*)::int AS df
-			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups, unnest(tsvector_to_array(ch.tsv)) l GROUP BY c.id, l
-		), known AS (
-			SELECT class_id, lexeme, sum(df)::int AS df FROM (
-				SELECT class_id, lexeme, df FROM class_lexeme_stats UNION ALL SELECT class_id, lexeme, df FROM class_lexeme_delta) x
-			GROUP BY class_id, lexeme HAVING sum(df) <> 0
-		), ctruth AS (
-			SELECT c.id AS class_id, count(*) AS chunks, sum(length(ch.tsv))::bigint AS total_len
-			FROM chunks ch JOIN access_classes c ON c.groups = ch.groups GROUP BY c.id
-		), cknown AS (
-			SELECT class_id, sum(chunks)::bigint AS chunks, sum(total_len)::bigint AS total_len FROM (
-				SELECT class_id, chunks, total_len FROM class_corpus_stats WHERE kind = 't'
-				UNION ALL SELECT class_id, chunks, total_len FROM class_corpus_delta WHERE kind = 't') x
-			GROUP BY class_id HAVING sum(chunks) <> 0 OR sum(total_len) <> 0
-		)
-		SELECT (SELECT count(*) FROM truth FULL JOIN known USING (class_id, lexeme) WHERE truth.df IS DISTINCT FROM known.df),
-			(SELECT count(*) FROM ctruth FULL JOIN cknown USING (class_id)
-				WHERE ctruth.chunks IS DISTINCT FROM cknown.chunks OR ctruth.total_len IS DISTINCT FROM cknown.total_len),
-			(SELECT count(*) FROM chunks ch WHERE cardinality(ch.groups) > 0
-				AND NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups))`).Scan(&classLexemes, &classCorpus, &classless)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if classLexemes == 0 && classCorpus == 0 && classless == 0 {
+	class := pgstoretest.ClassStatsProblems(t, pool)
+	if class == "" {
 		return global
 	}
-	return strings.TrimPrefix(global+"; ", "; ") + fmt.Sprintf("per access class: %d (class, lexeme) frequencies and %d class sizes are wrong, %d chunks have no class",
-		classLexemes, classCorpus, classless)
+	return strings.TrimPrefix(global+"; ", "; ") + class
 }
 
 // globalStatsProblems is statsProblems for the global statistics (lexeme_stats, corpus_stats).
