@@ -95,6 +95,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	m.WatchPool(a.pool)
 	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
 	sched := scheduler.New(m.InstrumentRunner(runner), e.logger)
+	var sourceNames []string
+	for _, src := range a.cfg.Sources {
+		sourceNames = append(sourceNames, src.Name)
+	}
+	m.WatchFreshness(runner.History(), sourceNames)
 	for _, src := range a.cfg.Sources {
 		conn, err := syncrun.OpenSource(ctx, src, e.logger)
 		if err != nil {
