@@ -100,11 +100,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		sourceNames = append(sourceNames, src.Name)
 	}
 	m.WatchFreshness(runner.History(), sourceNames)
+	conns := map[string]syncrun.Source{}
 	for _, src := range a.cfg.Sources {
 		conn, err := syncrun.OpenSource(ctx, src, e.logger)
 		if err != nil {
 			return err
 		}
+		conns[src.Name] = conn
 		if err := sched.Add(src, conn); err != nil {
 			return err
 		}
@@ -187,6 +189,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	sched.Start(ctx)
 	defer sched.Stop()
 	g, gctx := errgroup.WithContext(ctx)
+	drivePush(gctx, g, mux, a.cfg.Sources, conns, a.pool, sched, runner.History(), e.logger)
 	g.Go(func() error {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http server: %w", err)
