@@ -37,6 +37,7 @@ type fakeFile struct {
 	Version                              int64
 	Trashed                              bool
 	Perms                                []map[string]string
+	Properties                           map[string]string // custom file properties
 }
 
 type fakeChange struct {
@@ -107,6 +108,9 @@ func (f *fakeDrive) fileJSON(file *fakeFile) map[string]any {
 		ids[i] = fmt.Sprintf("p%d", i)
 	}
 	m["permissionIds"] = ids
+	if len(file.Properties) > 0 {
+		m["properties"] = file.Properties
+	}
 	if file.DriveID != "" {
 		m["driveId"] = file.DriveID // shared-drive files carry no permissions in listings
 	} else {
