@@ -81,6 +81,20 @@ type GDriveSource struct {
 	FullEvery time.Duration `yaml:"full_every"`
 	// Endpoint overrides the API base URL (proxies, tests).
 	Endpoint string `yaml:"endpoint"`
+	// Push registers Drive push notifications (changes.watch) so a change triggers an
+	// incremental pass within seconds; the schedule stays the safety net.
+	Push GDrivePush `yaml:"push"`
+}
+
+// GDrivePush is a Drive source's push-notification channel (docs/sync.md, "Changes in seconds").
+type GDrivePush struct {
+	// Address is the public HTTPS URL of `cita serve`'s POST /hooks/gdrive
+	// ("https://cita.example.com/hooks/gdrive"); empty disables push.
+	Address string `yaml:"address"`
+	// TTL is the life asked for each channel (default 24h; Drive caps it at a week).
+	TTL time.Duration `yaml:"ttl"`
+	// RenewBefore is how long before expiry a channel is replaced (default 1h).
+	RenewBefore time.Duration `yaml:"renew_before"`
 }
 
 // S3Source is a bucket of any S3-compatible store (AWS, MinIO, R2).
@@ -180,6 +194,9 @@ func ValidateSources(sources []SourceConfig) error {
 			}
 		case "gdrive":
 			g := s.GDrive
+			if a := g.Push.Address; a != "" && !strings.HasPrefix(a, "https://") && !strings.HasPrefix(a, "http://localhost") && !strings.HasPrefix(a, "http://127.0.0.1") {
+				bad("gdrive.push.address", "%q: Drive delivers notifications to HTTPS addresses only; give https://<your host>/hooks/gdrive", a)
+			}
 			if (g.CredentialsFile == "") == (g.TokenFile == "") {
 				bad("gdrive", "give exactly one of credentials_file (service-account key) or token_file (OAuth token)")
 			}

@@ -102,11 +102,18 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
 	notices := &noticeRunner{next: m.InstrumentRunner(runner), logger: e.logger}
 	sched := scheduler.New(notices, e.logger)
+	var sourceNames []string
+	for _, src := range a.cfg.Sources {
+		sourceNames = append(sourceNames, src.Name)
+	}
+	m.WatchFreshness(runner.History(), sourceNames)
+	conns := map[string]syncrun.Source{}
 	for _, src := range a.cfg.Sources {
 		conn, err := syncrun.OpenSource(ctx, src, e.logger)
 		if err != nil {
 			return err
 		}
+		conns[src.Name] = conn
 		if err := sched.Add(src, conn); err != nil {
 			return err
 		}
@@ -204,6 +211,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	sched.Start(ctx)
 	defer sched.Stop()
 	g, gctx := errgroup.WithContext(ctx)
+	drivePush(gctx, g, mux, a.cfg.Sources, conns, a.pool, sched, runner.History(), e.logger)
 	g.Go(func() error {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http server: %w", err)

@@ -217,7 +217,7 @@ func runSources(ctx context.Context, e *env, args []string) error {
 	history := syncrun.NewHistory(a.pool)
 	now := time.Now()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SOURCE\tTYPE\tSCHEDULE\tNEXT RUN\tLAST RUN\tTOOK\tRESULT")
+	fmt.Fprintln(tw, "SOURCE\tTYPE\tSCHEDULE\tNEXT RUN\tLAST RUN\tTOOK\tLAST OK\tLAG\tWAITING\tRESULT")
 	for _, s := range a.cfg.Sources {
 		next, _ := scheduler.NextRun(s, now)
 		nextText, sched := "-", s.CronSpec()
@@ -248,12 +248,36 @@ func runSources(ctx context.Context, e *env, args []string) error {
 				}
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Type, sched, nextText, lastText, took, result)
+		fresh, err := history.Freshness(ctx, s.Name)
+		if err != nil {
+			return err
+		}
+		okText, lagText, waitText := freshnessColumns(fresh, now)
+		if s.Type == "folder" && s.Folder.Watch {
+			sched += " +watch"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Type, sched, nextText, lastText, took, okText, lagText, waitText, result)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	return printWithheld(ctx, e, a, a.cfg.Sources)
+}
+
+// freshnessColumns renders a source's freshness: the last pass without error, the change lag it
+// measured, and the changes waiting ("2 for 3s"), "-" where unknown.
+func freshnessColumns(f syncrun.Freshness, now time.Time) (lastOK, lag, waiting string) {
+	lastOK, lag, waiting = "never", "-", "0"
+	if !f.LastSuccess.IsZero() {
+		lastOK = f.LastSuccess.Local().Format("2006-01-02 15:04:05")
+	}
+	if f.LagKnown {
+		lag = f.LastLag.Round(10 * time.Millisecond).String()
+	}
+	if f.Pending > 0 {
+		waiting = fmt.Sprintf("%d for %s", f.Pending, f.Waiting(now).Round(time.Second))
+	}
+	return lastOK, lag, waiting
 }
 
 // printWithheld lists, per source, the documents readable by nobody because their access could

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/sync/push"
 	"github.com/citahq/cita/sync/scheduler"
 	"github.com/citahq/cita/sync/syncrun"
 	"github.com/citahq/cita/sync/watch"
@@ -41,4 +44,36 @@ func watchFolders(ctx context.Context, g *errgroup.Group, sources []config.Sourc
 			return nil
 		})
 	}
+}
+
+// drivePush registers push channels for every Drive source with push.address, renews them, and
+// mounts POST /hooks/gdrive, where a verified notification triggers an incremental pass.
+func drivePush(ctx context.Context, g *errgroup.Group, mux *http.ServeMux, sources []config.SourceConfig, conns map[string]syncrun.Source,
+	pool *pgxpool.Pool, sched *scheduler.Scheduler, history *syncrun.History, logger *slog.Logger) {
+	channels := push.NewChannels(pool)
+	mounted := false
+	for _, src := range sources {
+		if src.Type != "gdrive" || src.GDrive.Push.Address == "" {
+			continue
+		}
+		w, ok := conns[src.Name].Connector.(push.Watcher)
+		if !ok {
+			continue
+		}
+		r := &push.Renewer{Source: src.Name, Address: src.GDrive.Push.Address, Drive: w, Channels: channels,
+			TTL: src.GDrive.Push.TTL, RenewBefore: src.GDrive.Push.RenewBefore, Logger: logger}
+		g.Go(func() error { r.Run(ctx); return nil })
+		mounted = true
+	}
+	if !mounted {
+		return
+	}
+	mux.Handle("POST "+push.Path, push.Handler(channels, func(ctx context.Context, source string, at time.Time) {
+		if err := history.NotePending(ctx, source, 1, at); err != nil {
+			logger.WarnContext(ctx, "record pending changes", slog.String("source", source), slog.String("error", err.Error()))
+		}
+		if err := sched.Trigger(source, at); err != nil {
+			logger.ErrorContext(ctx, "trigger sync", slog.String("source", source), slog.String("error", err.Error()))
+		}
+	}, logger))
 }

@@ -34,6 +34,10 @@ type Metrics struct {
 	syncSeconds    *prometheus.HistogramVec
 	// syncDeletesBlocked is the deletions the last listing pass of a source held back.
 	syncDeletesBlocked *prometheus.GaugeVec
+	// syncChangeLag is the lag each pass measured between a change at the source and its end.
+	syncChangeLag *prometheus.HistogramVec
+	// syncLastSuccess is when the last pass without error of a source finished.
+	syncLastSuccess *prometheus.GaugeVec
 }
 
 // New returns the collectors registered on a fresh registry, with the Go runtime and process
@@ -69,6 +73,12 @@ func New() *Metrics {
 	m.syncDeletesBlocked = prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "sync_deletions_blocked",
 		Help: "Deletions the last pass of a source held back as a mass deletion (over max_delete_fraction, or all of its documents); " +
 			"confirm with cita sync --source NAME --allow-mass-delete, or repair the source."}, []string{"source"})
+	m.syncChangeLag = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "sync_change_lag_seconds",
+		Help:    "Per pass, the longest lag between a change at the source and the pass applying it (from a watcher's event, else the document's modification time).",
+		Buckets: []float64{.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400}}, []string{"source"})
+	m.syncLastSuccess = prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "sync_last_success_timestamp_seconds",
+		Help: "When the last sync pass without error of a source finished (Unix time)."}, []string{"source"})
+	m.reg.MustRegister(m.syncChangeLag, m.syncLastSuccess)
 	m.reg.MustRegister(m.questions, m.answerSeconds, m.stageSeconds, m.cache, m.tokens, m.visibleSeconds, m.platformCalls,
 		m.syncRuns, m.syncDocuments, m.syncSeconds, m.syncDeletesBlocked,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

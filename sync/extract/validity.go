@@ -102,3 +102,13 @@ func readOOXMLValidity(z *safeZip) (rag.Validity, error) {
 	}
 	return validityFrom(lookupIn(fields)), nil
 }
+
+// ValidityFromFields reads a validity from metadata fields a source keeps beside the content
+// (Drive properties, object metadata), with the keys front matter uses.
+func ValidityFromFields(fields map[string]string) rag.Validity {
+	m := make(map[string]any, len(fields))
+	for k, v := range fields {
+		m[k] = v
+	}
+	return validityFrom(lookupIn(m))
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"time"
@@ -19,12 +20,13 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/sync/extract"
 	"github.com/citahq/cita/sync/indexer"
 )
 
 // fileFields are the file fields every listing asks for, permissions included.
 const fileFields = "id,name,mimeType,md5Checksum,version,modifiedTime,size,webViewLink,trashed,driveId," +
-	"owners(emailAddress),permissionIds,permissions(type,role,emailAddress,domain)"
+	"owners(emailAddress),permissionIds,permissions(type,role,emailAddress,domain),properties,appProperties"
 
 // maxDownloadBytes bounds one download; the extractors have their own, lower, limits.
 const maxDownloadBytes = 1 << 30
@@ -147,6 +149,13 @@ func (d *Drive) item(ctx context.Context, f *drive.File) (indexer.Item, bool, er
 	}
 	if len(f.Owners) > 0 {
 		it.Owner = f.Owners[0].EmailAddress
+	}
+	// Validity set on the file in Drive (custom properties such as valid_until, superseded_by).
+	if len(f.Properties)+len(f.AppProperties) > 0 {
+		props := map[string]string{}
+		maps.Copy(props, f.Properties)
+		maps.Copy(props, f.AppProperties)
+		it.Validity = extract.ValidityFromFields(props)
 	}
 	if t, err := time.Parse(time.RFC3339, f.ModifiedTime); err == nil {
 		it.Modified = t

@@ -29,6 +29,7 @@ type fakeDrive struct {
 	exportTooBig    map[string]bool // file ids whose export answers exportSizeLimitExceeded
 	mediaRequests   int             // downloads and exports served
 	listPages       int
+	channels        []fakeChannel // push channels (changes.watch), notified on every change
 }
 
 type fakeFile struct {
@@ -36,6 +37,7 @@ type fakeFile struct {
 	Version                              int64
 	Trashed                              bool
 	Perms                                []map[string]string
+	Properties                           map[string]string // custom file properties
 }
 
 type fakeChange struct {
@@ -52,6 +54,8 @@ func newFakeDrive(t *testing.T) (*fakeDrive, *httptest.Server) {
 	mux.HandleFunc("GET /drive/v3/files/{id}/permissions", f.permissions)
 	mux.HandleFunc("GET /drive/v3/changes/startPageToken", f.startToken)
 	mux.HandleFunc("GET /drive/v3/changes", f.changesList)
+	mux.HandleFunc("POST /drive/v3/changes/watch", f.watch)
+	mux.HandleFunc("POST /drive/v3/channels/stop", f.stopChannel)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return f, srv
@@ -70,6 +74,7 @@ func (f *fakeDrive) put(file fakeFile) {
 	}
 	f.files[file.ID] = &file
 	f.changes = append(f.changes, fakeChange{fileID: file.ID})
+	f.notifyLocked()
 }
 
 func (f *fakeDrive) update(id string, edit func(*fakeFile)) {
@@ -85,6 +90,7 @@ func (f *fakeDrive) remove(id string) {
 	defer f.mu.Unlock()
 	delete(f.files, id)
 	f.changes = append(f.changes, fakeChange{fileID: id, removed: true})
+	f.notifyLocked()
 }
 
 func (f *fakeDrive) fileJSON(file *fakeFile) map[string]any {
@@ -102,6 +108,9 @@ func (f *fakeDrive) fileJSON(file *fakeFile) map[string]any {
 		ids[i] = fmt.Sprintf("p%d", i)
 	}
 	m["permissionIds"] = ids
+	if len(file.Properties) > 0 {
+		m["properties"] = file.Properties
+	}
 	if file.DriveID != "" {
 		m["driveId"] = file.DriveID // shared-drive files carry no permissions in listings
 	} else {

@@ -16,6 +16,7 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/sync/extract"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/source/sidecar"
@@ -31,6 +32,7 @@ type Bucket struct {
 	prefixes []string
 	exclude  []string
 	rules    config.AccessRules
+	validity config.ValidityRules
 	sidecars bool
 	urlBase  string
 	logger   *slog.Logger
@@ -61,8 +63,12 @@ func New(cfg config.SourceConfig, logger *slog.Logger) (*Bucket, error) {
 	if len(prefixes) == 0 {
 		prefixes = []string{""}
 	}
-	return &Bucket{client: client, bucket: c.Bucket, prefixes: prefixes, exclude: c.Exclude, rules: rules, sidecars: c.Sidecars,
-		urlBase: c.URLBase, logger: logger}, nil
+	validity := cfg.Validity
+	if err := validity.Compile(); err != nil {
+		return nil, fmt.Errorf("source %s validity: %w", cfg.Name, err)
+	}
+	return &Bucket{client: client, bucket: c.Bucket, prefixes: prefixes, exclude: c.Exclude, rules: rules, validity: validity,
+		sidecars: c.Sidecars, urlBase: c.URLBase, logger: logger}, nil
 }
 
 // List returns every supported object under the prefixes, with its access groups. On a listing
@@ -99,12 +105,26 @@ func (b *Bucket) List(ctx context.Context) ([]indexer.Item, bool, error) {
 		}
 		if err := ctx.Err(); err != nil {
 			access.resolve(ctx, items)
+			b.markValidity(items)
 			return items, false, err
 		}
 		access.listedPrefix(prefix)
 	}
 	access.resolve(ctx, items)
+	b.markValidity(items)
 	return items, true, nil
+}
+
+// markValidity gives items the validity the source's rules give their keys ("archive/**").
+// Object metadata is not read: a listing does not return it, and a HEAD per object would cost
+// a request per document on every pass.
+func (b *Bucket) markValidity(items []indexer.Item) {
+	for i := range items {
+		if m, ok := b.validity.For(items[i].ExternalID); ok {
+			items[i].Validity = rag.Validity{From: m.From, Until: m.Until, Superseded: m.Superseded,
+				SupersededBy: m.SupersededBy, SupersededOn: m.SupersededOn}
+		}
+	}
 }
 
 func (b *Bucket) excluded(key string) bool {
