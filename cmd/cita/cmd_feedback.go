@@ -12,6 +12,7 @@ import (
 
 	"github.com/citahq/cita/bot/pgbot"
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/eval"
 )
 
 func init() {
@@ -107,14 +108,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 // feedbackQuestion is one line of the exported questions.jsonl: the fields rag/eval reads, then
 // what the rated answer was.
 type feedbackQuestion struct {
-	ID         string   `json:"id"`
-	Question   string   `json:"question"`
-	Lang       string   `json:"lang"`
-	Answerable bool     `json:"answerable"`
-	GoldFiles  []string `json:"gold_files"`
-	GoldAnswer string   `json:"gold_answer"`
-	AltAnswers []string `json:"alt_answers"`
-	Kind       string   `json:"kind"`
+	eval.AnswerQuestion
 
 	StandaloneQuery string           `json:"standalone_query,omitempty"`
 	Answer          string           `json:"answer"`
@@ -159,8 +153,11 @@ func exportFeedback(ctx context.Context, docs documentReader, rated []pgbot.Rate
 	fileOf := map[int64]string{} // document id -> corpus path, for documents read already
 	for _, r := range rated {
 		q := feedbackQuestion{
-			ID: fmt.Sprintf("fb-%d", r.AnswerID), Question: r.Question, Lang: firstOf(r.Lang, rag.AnswerLang(r.Question)), Answerable: true,
-			GoldFiles: []string{}, AltAnswers: []string{}, StandaloneQuery: r.StandaloneQuery, Answer: r.Answer, Abstained: r.Abstained,
+			AnswerQuestion: eval.AnswerQuestion{
+				ID: fmt.Sprintf("fb-%d", r.AnswerID), Question: r.Question, Lang: firstOf(r.Lang, rag.AnswerLang(r.Question)), Answerable: true,
+				GoldFiles: []string{}, AltAnswers: []string{},
+			},
+			StandaloneQuery: r.StandaloneQuery, Answer: r.Answer, Abstained: r.Abstained,
 			CitedSources: []feedbackSource{}, CitedFiles: []string{}, Comments: r.Comments, DownVotes: r.Down, UpVotes: r.Up,
 			Platform: r.Platform, AskedAt: r.AskedAt, RatedAt: r.RatedAt,
 		}
