@@ -32,7 +32,8 @@ func TestMigration0015DownAndUp(t *testing.T) {
 	if exists(t, db, `SELECT to_regclass('drive_channels') IS NOT NULL`) {
 		t.Error("drive_channels survived the down migration")
 	}
-	if exists(t, db, `SELECT EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'cita_citable')`) {
+	if exists(t, db, `SELECT EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE p.proname = 'cita_citable' AND n.nspname = current_schema())`) {
 		t.Error("cita_citable survived the down migration")
 	}
 	if exists(t, db, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
