@@ -6,9 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
-	"github.com/citahq/cita/internal/syncbuf"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -16,10 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/internal/syncbuf"
 )
 
 // fakeDiscordREST is a loopback fake of the Discord REST routes `cita serve` calls for one
@@ -61,23 +56,8 @@ func fakeDiscordREST(t *testing.T) *httptest.Server {
 func TestServeExposesDiscordTimings(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := rag.Chunk{Heading: "Vacation policy", Content: "Every employee gets 22 vacation days per year."}
-	chunk.Embedding = emb.Vector(chunk.Text())
-	if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "test", ExternalID: "vacation.md", Title: "Vacation policy", Lang: "en",
-		UpdatedAt: time.Now(), ContentHash: "h1", Groups: []string{"everyone"}}, []rag.Chunk{chunk}); err != nil {
-		t.Fatal(err)
-	}
-	pool.Close()
+	cs := indexedSchema(t, testDoc{path: "vacation.md", title: "Vacation policy", lang: "en", groups: []string{"everyone"},
+		text: "Every employee gets 22 vacation days per year."})
 
 	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
 	fake := fakeDiscordREST(t)

@@ -7,8 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/citahq/cita/internal/syncbuf"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,10 +15,7 @@ import (
 
 	"github.com/citahq/cita/bot/slack/slackload"
 	"github.com/citahq/cita/internal/fakeopenai"
-	"github.com/citahq/cita/internal/testdb"
-	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/internal/syncbuf"
 )
 
 // TestServeDrainsAndAHangingModelTimesOut runs `cita serve` (Slack over HTTP, a chat model that
@@ -30,24 +25,8 @@ import (
 func TestServeDrainsAndAHangingModelTimesOut(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
-	cs, schema := testdb.Schema(t)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{Schema: schema}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	store, err := pgstore.New(pool, emb.Info(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := "Every employee gets 22 vacation days per year. Vacation requests need two weeks of notice."
-	chunk := rag.Chunk{Heading: "Vacation policy", Content: text}
-	chunk.Embedding = emb.Vector(chunk.Text())
-	if _, _, err := store.ReplaceDocument(ctx, rag.Document{Source: "test", ExternalID: "vacation.md", Title: "Vacation policy", Lang: "en",
-		UpdatedAt: time.Now(), ContentHash: "h1", Groups: []string{"everyone"}}, []rag.Chunk{chunk}); err != nil {
-		t.Fatal(err)
-	}
-	pool.Close()
+	cs := indexedSchema(t, testDoc{path: "vacation.md", title: "Vacation policy", lang: "en", groups: []string{"everyone"},
+		text: "Every employee gets 22 vacation days per year. Vacation requests need two weeks of notice."})
 
 	model := fakeopenai.New(t)
 	model.Delay(time.Minute) // hangs

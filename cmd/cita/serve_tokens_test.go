@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/citahq/cita/internal/syncbuf"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/internal/testdb"
 )
 
