@@ -232,6 +232,9 @@ func (ix *Indexer) indexItems(ctx context.Context, source string, items []Item, 
 			if err := ix.withhold(ctx, source, it, reason, known, rep); err != nil {
 				return err
 			}
+		} else if err := ix.narrowFirst(ctx, source, it, known); err != nil {
+			// Like a withhold: the document would keep groups its source no longer gives.
+			return err
 		} else if p, err := ix.prepare(ctx, source, it, known, rep); err != nil {
 			rep.Failed = append(rep.Failed, Failure{ExternalID: it.ExternalID, Err: err})
 			ix.logger.WarnContext(ctx, "document skipped", slog.String("source", source), slog.String("document", it.ExternalID), slog.String("error", err.Error()))
@@ -271,13 +274,8 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	}
 	// The source's validity counts as content: a rule that starts or stops marking the item
 	// re-indexes it (rare), so the index never keeps a window its sources no longer give.
-	validityKey := ""
-	if key := it.Validity.Key(); key != "" {
-		validityKey = "+v" + contentHash([]byte(key))[:16]
-		if it.Fingerprint != "" {
-			it.Fingerprint += validityKey
-		}
-	}
+	vkey := validityKey(it)
+	it.Fingerprint = effectiveFingerprint(it)
 	state, exists := known[it.ExternalID]
 	sameGroups := exists && state.AccessError == "" && slices.Equal(state.Groups, groups)
 	if exists && it.Fingerprint != "" && state.Fingerprint == it.Fingerprint {
@@ -287,7 +285,7 @@ func (ix *Indexer) prepare(ctx context.Context, source string, it Item, known ma
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
-	hash := contentHash(data) + validityKey
+	hash := contentHash(data) + vkey
 	if exists && state.ContentHash == hash {
 		if !ix.opts.DryRun && it.Fingerprint != "" {
 			if err := ix.store.SetFingerprint(ctx, source, it.ExternalID, it.Fingerprint); err != nil {

@@ -54,7 +54,7 @@ func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string,
 		rep.DeletesBlocked = len(gone)
 		ix.logger.DebugContext(ctx, "mass deletion held back", slog.Int("would_delete", len(gone)), slog.Int("documents", total),
 			slog.String("first", gone[0]))
-		return nil
+		return ix.withholdHeldBack(ctx, source, gone, known)
 	}
 	if len(gone) == 0 || ix.opts.DryRun {
 		rep.Deleted = len(gone)
@@ -68,6 +68,31 @@ func (ix *Indexer) deleteGone(ctx context.Context, source string, gone []string,
 	now := time.Now()
 	for _, id := range gone {
 		rep.Changes = append(rep.Changes, Change{DocumentID: known[id].ID, Kind: ChangeDeleted, At: now})
+	}
+	return nil
+}
+
+// HeldBackReason is the access error of a document the mass-deletion guard held back: the source
+// no longer lists it (deleted, moved, or unshared from cita's account), so nobody may read it
+// until a listing holds it again (its groups come back then, without re-embedding) or a confirmed
+// pass deletes it.
+const HeldBackReason = "missing from its source's listing; deletion held back by the mass-deletion guard"
+
+// withholdHeldBack withholds the documents a mass deletion would have removed: kept, so that a
+// listing that lost them by mistake costs no re-index, but readable by nobody, since a file that
+// vanished because it was unshared must not stay readable by its old groups. A withhold that
+// cannot be written stops the run.
+func (ix *Indexer) withholdHeldBack(ctx context.Context, source string, gone []string, known map[string]rag.DocumentState) error {
+	if ix.opts.DryRun {
+		return nil
+	}
+	for _, id := range gone {
+		if known[id].AccessError == HeldBackReason {
+			continue
+		}
+		if err := ix.store.WithholdDocument(ctx, source, id, HeldBackReason); err != nil {
+			return err
+		}
 	}
 	return nil
 }
