@@ -51,20 +51,21 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool,
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d documents (%d chunks), %d questions\n", set.Name, rep.Listed, rep.Chunks, len(set.Questions))
-	fmt.Fprintf(e.stdout, "%-8s %4s %10s %10s %8s %14s %9s %7s %7s\n", "", "n", "first-gold", "cited-gold", "has-fact", "false-refusals", "declined", "p50 ms", "p95 ms")
+	fmt.Fprintf(e.stdout, "%-8s %4s %10s %10s %8s %11s %14s %9s %7s %7s\n", "", "n", "first-gold", "cited-gold", "has-fact", "direct-fact", "false-refusals", "declined", "p50 ms", "p95 ms")
 	row := func(name string, m eval.AnswerMetrics) {
 		declined := "-"
 		if m.Unanswerable > 0 {
 			declined = fmt.Sprintf("%.2f", m.Declined)
 		}
-		fmt.Fprintf(e.stdout, "%-8s %4d %10.2f %10.2f %8.2f %14.2f %9s %7.1f %7.1f\n", name, m.Questions, m.FirstGold, m.AnyGold,
-			m.HasFact, m.FalseRefusals, declined, m.P50ms, m.P95ms)
+		fmt.Fprintf(e.stdout, "%-8s %4d %10.2f %10.2f %8.2f %11.2f %14.2f %9s %7.1f %7.1f\n", name, m.Questions, m.FirstGold, m.AnyGold,
+			m.HasFact, m.DirectFact, m.FalseRefusals, declined, m.P50ms, m.P95ms)
 	}
 	row("overall", res.Overall)
 	for _, l := range res.Langs() {
 		row(l, res.ByLang[l])
 	}
-	fmt.Fprintln(e.stdout, "first-gold, cited-gold, has-fact and false-refusals are shares of the answerable questions; declined, of the unanswerable ones.")
+	fmt.Fprintln(e.stdout, "first-gold, cited-gold, has-fact, direct-fact and false-refusals are shares of the answerable questions; declined, of the unanswerable ones.")
+	fmt.Fprintln(e.stdout, "has-fact: the gold fact, as whole words, anywhere in the answer; direct-fact: in its first paragraph, the direct answer.")
 	if misses {
 		printMisses(e, res.Outcomes)
 	}

@@ -2,6 +2,7 @@ package handbookset_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,12 +10,18 @@ import (
 	"github.com/citahq/cita/sync/extract"
 )
 
-// TestProjectHandbookGoldSurvivesExtraction checks that every gold answer of testdata/handbook
+// TestProjectHandbookGoldSurvivesExtraction checks that every gold answer of the project's sets
 // is still in its gold file after extraction: a fact the extractor drops or rewrites can never
 // be quoted, and the miss would be blamed on the answerer.
 func TestProjectHandbookGoldSurvivesExtraction(t *testing.T) {
 	t.Parallel()
-	set, err := handbookset.Load(projectSet)
+	for _, dir := range []string{projectSet, heldOutSet} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { goldSurvivesExtraction(t, dir) })
+	}
+}
+
+func goldSurvivesExtraction(t *testing.T, dir string) {
+	set, err := handbookset.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

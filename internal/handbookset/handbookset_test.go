@@ -12,15 +12,26 @@ import (
 	"github.com/citahq/cita/rag/eval"
 )
 
-// projectSet is the handbook the project writes itself (testdata/handbook).
-var projectSet = filepath.Join("..", "..", "testdata", "handbook")
+// projectSet is the handbook the project writes itself (testdata/handbook); heldOutSet is its
+// Spanish-documents set (testdata/heldout-es), written before any tuning and never used for a
+// choice.
+var (
+	projectSet = filepath.Join("..", "..", "testdata", "handbook")
+	heldOutSet = filepath.Join("..", "..", "testdata", "heldout-es")
+)
 
-// TestProjectHandbookIsConsistent guards testdata/handbook: every gold answer is stated in a gold
-// file, every unanswerable question names terms the corpus lacks, and `cita eval --answers`
-// loads the set.
+// TestProjectHandbookIsConsistent guards the project's own sets: every gold answer is stated in
+// a gold file, every unanswerable question names terms the corpus lacks, and `cita eval
+// --answers` loads the set.
 func TestProjectHandbookIsConsistent(t *testing.T) {
 	t.Parallel()
-	set, err := handbookset.Load(projectSet)
+	for _, dir := range []string{projectSet, heldOutSet} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { checkSet(t, dir) })
+	}
+}
+
+func checkSet(t *testing.T, dir string) {
+	set, err := handbookset.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +48,7 @@ func TestProjectHandbookIsConsistent(t *testing.T) {
 	if langs["en"] == 0 || langs["es"] == 0 {
 		t.Errorf("questions per language %v: the set must cover English and Spanish", langs)
 	}
-	if _, err := eval.LoadAnswerSet(projectSet); err != nil {
+	if _, err := eval.LoadAnswerSet(dir); err != nil {
 		t.Errorf("rag/eval cannot load the set: %v", err)
 	}
 }
@@ -46,7 +57,13 @@ func TestProjectHandbookIsConsistent(t *testing.T) {
 // indexer reads (title, owner, updated), so citations show a title and a date.
 func TestProjectHandbookFrontMatter(t *testing.T) {
 	t.Parallel()
-	set, err := handbookset.Load(projectSet)
+	for _, dir := range []string{projectSet, heldOutSet} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { frontMatter(t, dir) })
+	}
+}
+
+func frontMatter(t *testing.T, dir string) {
+	set, err := handbookset.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

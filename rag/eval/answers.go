@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -64,19 +65,22 @@ type Answerer interface {
 
 // AnswerOutcome is how one question was answered.
 type AnswerOutcome struct {
-	ID         string        `json:"id"`
-	Lang       string        `json:"lang"`
-	Kind       string        `json:"kind"`
-	Answerable bool          `json:"answerable"`
-	Question   string        `json:"question"`
-	Gold       string        `json:"gold_answer,omitempty"`
-	GoldFiles  []string      `json:"gold_files,omitempty"`
-	Answer     string        `json:"answer"`
-	Cited      []string      `json:"cited,omitempty"` // cited documents' paths, in source order
-	Abstained  bool          `json:"abstained"`
-	FirstGold  bool          `json:"first_source_gold"`
-	AnyGold    bool          `json:"any_cited_gold"`
-	HasFact    bool          `json:"has_fact"`
+	ID         string   `json:"id"`
+	Lang       string   `json:"lang"`
+	Kind       string   `json:"kind"`
+	Answerable bool     `json:"answerable"`
+	Question   string   `json:"question"`
+	Gold       string   `json:"gold_answer,omitempty"`
+	GoldFiles  []string `json:"gold_files,omitempty"`
+	Answer     string   `json:"answer"`
+	Cited      []string `json:"cited,omitempty"` // cited documents' paths, in source order
+	Abstained  bool     `json:"abstained"`
+	FirstGold  bool     `json:"first_source_gold"`
+	AnyGold    bool     `json:"any_cited_gold"`
+	HasFact    bool     `json:"has_fact"`
+	// DirectFact: the fact is in the direct answer (the first paragraph), not only in a related
+	// quote further down.
+	DirectFact bool          `json:"direct_fact"`
 	Took       time.Duration `json:"took_ns"`
 	AbstainWhy string        `json:"abstain_reason,omitempty"`
 	Evidence   float64       `json:"evidence"`
@@ -104,6 +108,7 @@ type AnswerMetrics struct {
 	FirstGold     float64 `json:"first_source_gold"`
 	AnyGold       float64 `json:"any_cited_gold"`
 	HasFact       float64 `json:"has_fact"`
+	DirectFact    float64 `json:"direct_fact"`
 	FalseRefusals float64 `json:"false_refusals"`
 	Declined      float64 `json:"declined_unanswerable"`
 	P50ms         float64 `json:"p50_ms"`
@@ -172,14 +177,16 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	isGold := func(p string) bool { return slices.Contains(q.GoldFiles, p) }
 	o.FirstGold = len(o.Cited) > 0 && isGold(o.Cited[0])
 	o.AnyGold = slices.ContainsFunc(o.Cited, isGold)
-	o.HasFact = ContainsFact(ans.Text, append([]string{q.GoldAnswer}, q.AltAnswers...))
+	facts := append([]string{q.GoldAnswer}, q.AltAnswers...)
+	o.HasFact = ContainsFact(ans.Text, facts)
+	o.DirectFact = ContainsFact(DirectAnswer(ans.Text), facts)
 	return o
 }
 
 func summarize(outcomes []AnswerOutcome) AnswerMetrics {
 	var m AnswerMetrics
 	lat := make([]time.Duration, 0, len(outcomes))
-	var first, any, fact, refused, declined int
+	var first, any, fact, direct, refused, declined int
 	for _, o := range outcomes {
 		m.Questions++
 		lat = append(lat, o.Took)
@@ -203,10 +210,14 @@ func summarize(outcomes []AnswerOutcome) AnswerMetrics {
 		if o.HasFact {
 			fact++
 		}
+		if o.DirectFact {
+			direct++
+		}
 	}
 	if m.Answerable > 0 {
 		n := float64(m.Answerable)
 		m.FirstGold, m.AnyGold, m.HasFact, m.FalseRefusals = float64(first)/n, float64(any)/n, float64(fact)/n, float64(refused)/n
+		m.DirectFact = float64(direct) / n
 	}
 	if m.Unanswerable > 0 {
 		m.Declined = float64(declined) / float64(m.Unanswerable)
@@ -215,17 +226,72 @@ func summarize(outcomes []AnswerOutcome) AnswerMetrics {
 	return m
 }
 
-// ContainsFact reports whether answer states one of the facts, comparing case- and
-// accent-folded text with Markdown emphasis and repeated spaces removed ("**90 days**" holds
-// "90 days"; "Días" holds "dias").
+// ContainsFact reports whether answer states one of the facts as whole words, comparing case-
+// and accent-folded text with Markdown emphasis and repeated spaces removed ("**90 days**" holds
+// "90 days"; "Días" holds "dias"; "15 days" does not hold "5 days", nor "2,500" hold "500").
 func ContainsFact(answer string, facts []string) bool {
 	a := foldFact(answer)
 	for _, f := range facts {
-		if f = foldFact(f); f != "" && strings.Contains(a, f) {
+		if f = foldFact(f); f != "" && containsBounded(a, f) {
 			return true
 		}
 	}
 	return false
+}
+
+// containsBounded reports whether text holds fact where neither end of the match continues a
+// word or a number: the rune before and after a match that starts or ends with a letter or a
+// digit must not be one ("5" is not in "15" or "5.5"; "$250" is in "($250)").
+func containsBounded(text, fact string) bool {
+	first, _ := utf8.DecodeRuneInString(fact)
+	last, _ := utf8.DecodeLastRuneInString(fact)
+	for from := 0; from <= len(text)-len(fact); {
+		i := strings.Index(text[from:], fact)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(fact)
+		before, _ := utf8.DecodeLastRuneInString(text[:start])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (start == 0 || !continuesWord(first, before, text[:start])) && (end == len(text) || !continuesWord(last, after, text[end:])) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[start:])
+		from = start + size
+	}
+	return false
+}
+
+// continuesWord reports whether neighbour, next to the fact's edge rune, makes the match part of
+// a longer word or number. A decimal point or thousands separator between digits continues a
+// number ("5" in "2.5" or "1,5"); after a sentence's last digit, "." does not ("5." holds "5").
+func continuesWord(edge, neighbour rune, side string) bool {
+	if !isWordRune(edge) {
+		return false
+	}
+	if isWordRune(neighbour) {
+		return true
+	}
+	if unicode.IsDigit(edge) && (neighbour == '.' || neighbour == ',') {
+		// "2.5" or "1,000": the separator continues the number when a digit is on its far side.
+		rest := strings.TrimPrefix(strings.TrimSuffix(side, string(neighbour)), string(neighbour))
+		if strings.HasSuffix(side, string(neighbour)) { // neighbour is before the match
+			r, _ := utf8.DecodeLastRuneInString(rest)
+			return unicode.IsDigit(r)
+		}
+		r, _ := utf8.DecodeRuneInString(rest)
+		return unicode.IsDigit(r)
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// DirectAnswer is an answer's first paragraph: the line that answers, before related quotes and
+// notes.
+func DirectAnswer(text string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n\n")
+	return first
 }
 
 func foldFact(s string) string {
