@@ -166,7 +166,9 @@ func durationCue(q string) bool {
 // costCue reports whether a quantity question asks for an amount of money.
 func costCue(q string) bool {
 	for _, p := range []string{"cost", "price", "precio", "cuesta", "cuestan", "pay ", "paid", "pagan", "paga ", "salary", "salario",
-		"budget", "presupuesto", "spend", "gastar", "reimburse", "reembols", "fee", "tarifa", "allowance"} {
+		"budget", "presupuesto", "spend", "gastar", "reimburse", "reembols", "fee", "tarifa", "allowance",
+		// a limit per night is a room rate
+		"per night", "a night", "nightly", "por noche", "la noche"} {
 		if strings.Contains(q, p) {
 			return true
 		}

@@ -15,24 +15,24 @@ func TestDetectExpect(t *testing.T) {
 		{"How many vacation days do I get per year?", ExpectQuantity, "day"},
 		{"¿Cuántos días de vacaciones tengo en Madrid?", ExpectQuantity, "day"},
 		{"cuanto cuesta el cafe nariño", ExpectQuantity, "money"},
-		{"how long can I be idle before Okta logs me out?", ExpectQuantity, ""},
-		{"can my 25 year old kid use it? what's the age limit", ExpectQuantity, "age"},
-		{"team dinner on the card - what's the per-person cap?", ExpectQuantity, "money"},
-		{"what's the nightly hotel cap when traveling?", ExpectQuantity, "money"},
+		{"how long can a session stay inactive before the portal signs me out?", ExpectQuantity, ""},
+		{"my 19 year old wants to join the plan, what's the age limit", ExpectQuantity, "age"},
+		{"client lunch on the company card - what's the cap per guest?", ExpectQuantity, "money"},
+		{"what's the hotel limit per night in lisbon?", ExpectQuantity, "money"},
 		{"¿Quién aprueba un despliegue a producción?", ExpectWho, ""},
-		{"who owns the acceptable use policy?", ExpectWho, ""},
+		{"who owns the travel policy?", ExpectWho, ""},
 		{"lost my card, who do I tell?", ExpectWho, ""},
 		{"who do I email if my sick leave runs long?", ExpectContact, ""},
-		{"what email do I use to buy my laptop?", ExpectContact, ""},
+		{"what email do I use to order a monitor?", ExpectContact, ""},
 		{"¿Qué herramienta uso para registrar mis vacaciones?", ExpectTool, ""},
 		{"what tool does IT use to wipe Macs?", ExpectTool, ""},
-		{"when am I eligible for a laptop refresh?", ExpectDate, ""},
-		{"germany - until when can I carry over vacation days?", ExpectDate, ""},
-		{"¿Cuándo caducan los días que no he usado?", ExpectDate, ""},
+		{"when am I eligible for a new phone?", ExpectDate, ""},
+		{"portugal - until when can I use carried-over leave?", ExpectDate, ""},
+		{"¿Cuándo caducan las horas de formación que no he usado?", ExpectDate, ""},
 		{"How do I deploy Tostador to production?", ExpectProcedure, ""},
 		{"¿Cómo pido un portátil nuevo?", ExpectProcedure, ""},
-		{"spilled coffee on my laptop, what's the first thing I have to do?", ExpectProcedure, ""},
-		{"can I expense a standing desk?", ExpectYesNo, ""},
+		{"dropped my phone in the sea, what's the first thing I have to do?", ExpectProcedure, ""},
+		{"can I expense a second monitor?", ExpectYesNo, ""},
 		{"¿Puedo ceder días de vacaciones?", ExpectYesNo, ""},
 		{"where is the Madrid office?", ExpectPlace, ""},
 		{"What does ERR_4402 mean?", ExpectFact, ""},
@@ -75,11 +75,11 @@ func TestExpectSatisfies(t *testing.T) {
 
 func TestSupportIsLowWhenNoPassageHoldsTheNumberAsked(t *testing.T) {
 	t.Parallel()
-	sources := []Source{{N: 1, Hit: Hit{Lang: "en", Content: "GitLab also encourages you to use your leave for jury duty or bereavement leave. Talk to your manager."}}}
-	q := "how many days of bereavement leave do we get?"
+	sources := []Source{{N: 1, Hit: Hit{Lang: "en", Content: "Ondaria also lets you use your leave for moving house or jury duty. Talk to your manager."}}}
+	q := "how many days of moving leave do we get?"
 	asked := Support(ComposeRequest{Question: q, Lang: "en", Sources: sources})
 	answered := Support(ComposeRequest{Question: q, Lang: "en",
-		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Content: "Team members get 5 days of paid bereavement leave."}}}})
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Content: "Staff get 2 days of paid moving leave."}}}})
 	if asked.Score >= answered.Score/2 {
 		t.Errorf("support without a number %.2f is not well below support with one %.2f", asked.Score, answered.Score)
 	}
@@ -87,8 +87,8 @@ func TestSupportIsLowWhenNoPassageHoldsTheNumberAsked(t *testing.T) {
 
 func TestSupportReportsMissingWords(t *testing.T) {
 	t.Parallel()
-	rep := Support(ComposeRequest{Question: "what day of the month is payday in Ireland?", Lang: "en",
-		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Section: "Ireland", Content: "Team members in Ireland accrue 20 days per year."}}}})
+	rep := Support(ComposeRequest{Question: "what day of the month is payday in Uruguay?", Lang: "en",
+		Sources: []Source{{N: 1, Hit: Hit{Lang: "en", Section: "Uruguay", Content: "Staff in Uruguay accrue 20 days per year."}}}})
 	if strings.Join(rep.Missing, " ") != "month payday" {
 		t.Errorf("missing %q, want [month payday]", rep.Missing)
 	}

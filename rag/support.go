@@ -303,7 +303,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	// A unit must say something of the question itself, unless what it answers (an FAQ
 	// question, a lead sentence, its heading, the sentence before) covers the question's words
 	// the sources know well, or well enough when the unit holds the specific kind of answer
-	// asked for ("We have configured this to be 4 hrs." after the sentence about idle time).
+	// asked for ("It is set to 30 minutes." after the sentence about inactive sessions).
 	if inUnit == 0 && total > absent {
 		known := got / (total - absent)
 		if known < 0.45 && !(expect.Kind != ExpectFact && s.kindOK && known >= 0.3) {
