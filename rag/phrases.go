@@ -12,7 +12,10 @@ type phrases struct {
 	// ModelTimedOut labels an offline answer given because the model did not reply; %s = timeout
 	ModelTimedOut string
 	NotCurrent    string // %d source, %s its HistoryNote
-	LangName      map[string]string
+	// NotAQuestion answers a message with no words; TooLong one over the limit (%d = the limit).
+	NotAQuestion string
+	TooLong      string
+	LangName     map[string]string
 }
 
 var phrasebook = map[string]phrases{
@@ -24,6 +27,8 @@ var phrasebook = map[string]phrases{
 		QuotedIn:      "(Quoted as written, in %s.)",
 		ModelTimedOut: "_The answering model did not reply within %s, so this answer quotes the documents directly, without the model:_",
 		NotCurrent:    "Note: [%d] is no longer current (%s).",
+		NotAQuestion:  "That doesn't look like a question: ask me in words and I'll look it up in our documentation.",
+		TooLong:       "That message is too long for me to search (the limit is %d characters). Ask the question on its own, in a sentence or two.",
 		LangName:      map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
@@ -34,6 +39,8 @@ var phrasebook = map[string]phrases{
 		QuotedIn:      "(Cito el texto original, en %s.)",
 		ModelTimedOut: "_El modelo que redacta las respuestas no respondió en %s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
 		NotCurrent:    "Nota: [%d] ya no está vigente (%s).",
+		NotAQuestion:  "Eso no parece una pregunta: pregúntame con palabras y lo buscaré en nuestra documentación.",
+		TooLong:       "Ese mensaje es demasiado largo para buscarlo (el límite es de %d caracteres). Haz la pregunta sola, en una o dos frases.",
 		LangName:      map[string]string{"es": "español", "en": "inglés"},
 	},
 }

@@ -60,10 +60,13 @@ type TranslatingRewriter interface {
 
 // PipelineOptions tunes retrieval, context assembly and abstention.
 type PipelineOptions struct {
-	Retrieve      int     // hits retrieved; default 8
-	MaxSources    int     // sources given to the composer; default 5
-	ContextTokens int     // token budget for the sources' text; default 2500
-	MinEvidence   float64 // abstain below this answer-support score (see Support); default DefaultMinEvidence
+	Retrieve      int // hits retrieved; default 8
+	MaxSources    int // sources given to the composer; default 5
+	ContextTokens int // token budget for the sources' text; default 2500
+	// MaxQuestionChars is the longest question searched; a longer one gets a reason that names
+	// the limit. Default DefaultMaxQuestionChars.
+	MaxQuestionChars int
+	MinEvidence      float64 // abstain below this answer-support score (see Support); default DefaultMinEvidence
 
 	// Cache, when set, answers a repeated standalone query under the same scope from stored
 	// answers and stores fresh ones; nil means no cache.
@@ -103,6 +106,9 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 	}
 	if o.MinEvidence == 0 {
 		o.MinEvidence = DefaultMinEvidence
+	}
+	if o.MaxQuestionChars <= 0 {
+		o.MaxQuestionChars = DefaultMaxQuestionChars
 	}
 	if o.AgentSteps <= 0 {
 		o.AgentSteps = 4
@@ -149,7 +155,21 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	if q.Scope.Empty() {
 		return nil, ErrNoScope
 	}
+	q.Text = CleanQuestion(q.Text)
 	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
+	if reason := notSearchable(q.Text, p.opts.MaxQuestionChars); reason != "" {
+		// Not searched, not rewritten from the thread, not cached: a reason, in the thread's
+		// language when the message has no words of its own.
+		if reason == AbstainNotAQuestion {
+			ans.Lang = threadLang(q.History)
+		}
+		ans.Abstained, ans.AbstainReason = true, reason
+		ans.Text = unsearchableText(reason, ans.Lang, p.opts.MaxQuestionChars)
+		if onDelta != nil {
+			onDelta(ans.Text)
+		}
+		return ans, nil
+	}
 	var translation string
 	if history := Informative(q.History); p.rewriter != nil && len(history) > 0 {
 		start := time.Now()
@@ -278,6 +298,16 @@ func AnswerLang(question string) string {
 	}
 	if lang.Lean(question) == lang.Spanish {
 		return "es"
+	}
+	return "en"
+}
+
+// threadLang is the language of the thread's latest user turn ("en" when none has words).
+func threadLang(history []Turn) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == "user" && notSearchable(history[i].Text, DefaultMaxQuestionChars) == "" {
+			return AnswerLang(history[i].Text)
+		}
 	}
 	return "en"
 }
