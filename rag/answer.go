@@ -44,10 +44,14 @@ type Answer struct {
 	Usage           Usage
 	Timings         map[string]time.Duration
 	Cached          bool
-	// ModelTimedOut says the chat model did not reply within PipelineOptions.ModelTimeout, so
-	// the text was composed offline from the same sources (and labelled so); such an answer is
-	// never cached.
+	// ModelTimedOut says the chat model gave no usable answer (see ModelFallback), so the text
+	// was composed offline from the same sources (and labelled so); such an answer is never
+	// cached.
 	ModelTimedOut bool
+	// ModelFallback says why the text was composed offline although a model is configured:
+	// "timeout", "error" (the call failed) or "bad_citations" (its reply cited no real source);
+	// "" when the model answered (or none is configured).
+	ModelFallback string
 	// Dropped lists chunk ids that retrieval returned but the context budget left out.
 	Dropped []int64
 	// Steps are the searches and document reads of an agent answer; nil for a single search.

@@ -15,43 +15,63 @@ var errModelTimeout = errors.New("chat model timed out")
 // TimeoutNoticeText is the label of an answer written by the offline composer because the chat
 // model did not answer within timeout, in lang.
 func TimeoutNoticeText(lang string, timeout time.Duration) string {
-	return fmt.Sprintf(phrasesFor(lang).ModelTimedOut, timeout)
+	return FallbackNoticeText(lang, fallbackTimeout, timeout, 0)
 }
 
-// composeBounded composes with the pipeline's composer. With ModelTimeout and a
-// FallbackComposer set, the model must say something within ModelTimeout of the start and of
-// each word it streams; when it falls silent for longer, the answer is composed again, offline,
-// from the same sources, labelled as such, and ans.ModelTimedOut is set. skipModel composes
-// offline at once (the model already timed out on this question).
+// composeBounded composes with the pipeline's composer. With a FallbackComposer set, an answer
+// the model cannot give is composed again, offline, from the same sources, labelled with what
+// happened, and ans.ModelFallback says why: the model fell silent for ModelTimeout (when set;
+// from the start or from its last streamed word), or its call failed (an HTTP 500 after the
+// client's retries, a refused connection). skipModel composes offline at once (the model already
+// timed out on this question). Without a FallbackComposer the model's error is returned.
 func (p *Pipeline) composeBounded(ctx context.Context, req ComposeRequest, ans *Answer, skipModel bool, onDelta func(string)) (*Composition, error) {
 	timeout, fallback := p.opts.ModelTimeout, p.opts.FallbackComposer
-	if timeout <= 0 || fallback == nil {
+	if fallback == nil {
 		return p.composer.Compose(ctx, req, onDelta)
 	}
+	why, status := fallbackTimeout, 0
 	if !skipModel {
 		mctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
-		timer := time.AfterFunc(timeout, func() { cancel(errModelTimeout) })
+		reset := func() {}
+		if timeout > 0 {
+			timer := time.AfterFunc(timeout, func() { cancel(errModelTimeout) })
+			defer timer.Stop()
+			reset = func() { timer.Reset(timeout) }
+		}
 		comp, err := p.composer.Compose(mctx, req, func(d string) {
-			timer.Reset(timeout)
+			reset()
 			if onDelta != nil {
 				onDelta(d)
 			}
 		})
-		timer.Stop()
-		if err == nil || ctx.Err() != nil || !errors.Is(context.Cause(mctx), errModelTimeout) {
-			return comp, err
+		switch {
+		case err == nil:
+			return comp, nil
+		case ctx.Err() != nil:
+			return nil, err // the caller gave up: nobody waits for an answer
+		case errors.Is(context.Cause(mctx), errModelTimeout):
+			why, status = fallbackTimeout, modelStatus(err)
+		default:
+			why, status = fallbackError, modelStatus(err)
 		}
-		p.logger.WarnContext(ctx, "chat model timed out; answering from the same sources offline",
-			slog.Duration("timeout", timeout), slog.String("error", err.Error()))
+		p.logger.WarnContext(ctx, "chat model gave no answer; answering from the same sources offline",
+			slog.String("why", why), slog.Int("status", status), slog.Duration("timeout", timeout), slog.String("error", err.Error()))
 	}
+	return p.composeOffline(ctx, req, ans, why, status, onDelta)
+}
+
+// composeOffline composes req with the FallbackComposer, labelled with why the model's answer is
+// not shown (FallbackNoticeText), and records why in ans.
+func (p *Pipeline) composeOffline(ctx context.Context, req ComposeRequest, ans *Answer, why string, status int, onDelta func(string)) (*Composition, error) {
 	ans.ModelTimedOut = true
-	comp, err := fallback.Compose(ctx, req, nil)
+	ans.ModelFallback = why
+	comp, err := p.opts.FallbackComposer.Compose(ctx, req, nil)
 	if err != nil {
-		return nil, fmt.Errorf("compose offline after the model timed out: %w", err)
+		return nil, fmt.Errorf("compose offline without the model (%s): %w", why, err)
 	}
 	if comp.Text != "" {
-		comp.Text = TimeoutNoticeText(req.Lang, timeout) + "\n\n" + comp.Text
+		comp.Text = FallbackNoticeText(req.Lang, why, p.opts.ModelTimeout, status) + "\n\n" + comp.Text
 		if onDelta != nil {
 			onDelta("\n\n" + comp.Text)
 		}

@@ -11,7 +11,13 @@ type phrases struct {
 	QuotedIn    string // %s = the language the quotes are in
 	// ModelTimedOut labels an offline answer given because the model did not reply; %s = timeout
 	ModelTimedOut string
-	NotCurrent    string // %d source, %s its HistoryNote
+	// ModelTimedOutFailing: the same, its last reply an error (%s timeout, %d HTTP status).
+	ModelTimedOutFailing string
+	// ModelFailed labels an offline answer given because the model failed (%s: "HTTP 500").
+	ModelFailed string
+	// ModelBadCitations labels an offline answer given because the model cited no real source.
+	ModelBadCitations string
+	NotCurrent        string // %d source, %s its HistoryNote
 	// NotAQuestion answers a message with no words; TooLong one over the limit (%d = the limit).
 	NotAQuestion string
 	TooLong      string
@@ -20,28 +26,34 @@ type phrases struct {
 
 var phrasebook = map[string]phrases{
 	"en": {
-		NotFound:      "I couldn't find this in our documentation.",
-		AskOwner:      "You could ask %s.",
-		Related:       "Also in our documentation:",
-		NewerSource:   "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
-		QuotedIn:      "(Quoted as written, in %s.)",
-		ModelTimedOut: "_The answering model did not reply within %s, so this answer quotes the documents directly, without the model:_",
-		NotCurrent:    "Note: [%d] is no longer current (%s).",
-		NotAQuestion:  "That doesn't look like a question: ask me in words and I'll look it up in our documentation.",
-		TooLong:       "That message is too long for me to search (the limit is %d characters). Ask the question on its own, in a sentence or two.",
-		LangName:      map[string]string{"es": "Spanish", "en": "English"},
+		NotFound:             "I couldn't find this in our documentation.",
+		AskOwner:             "You could ask %s.",
+		Related:              "Also in our documentation:",
+		NewerSource:          "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
+		QuotedIn:             "(Quoted as written, in %s.)",
+		ModelTimedOut:        "_The answering model did not reply within %s, so this answer quotes the documents directly, without the model:_",
+		ModelTimedOutFailing: "_The answering model kept failing (its last reply was HTTP %[2]d) and gave no answer within %[1]s, so this answer quotes the documents directly, without the model:_",
+		ModelFailed:          "_The answering model failed (%s), so this answer quotes the documents directly, without the model:_",
+		ModelBadCitations:    "_The answering model's reply cited sources that don't exist, so this answer quotes the documents directly, without the model:_",
+		NotCurrent:           "Note: [%d] is no longer current (%s).",
+		NotAQuestion:         "That doesn't look like a question: ask me in words and I'll look it up in our documentation.",
+		TooLong:              "That message is too long for me to search (the limit is %d characters). Ask the question on its own, in a sentence or two.",
+		LangName:             map[string]string{"es": "Spanish", "en": "English"},
 	},
 	"es": {
-		NotFound:      "No encontré esto en nuestra documentación.",
-		AskOwner:      "Puedes preguntar a %s.",
-		Related:       "También en nuestra documentación:",
-		NewerSource:   "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
-		QuotedIn:      "(Cito el texto original, en %s.)",
-		ModelTimedOut: "_El modelo que redacta las respuestas no respondió en %s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
-		NotCurrent:    "Nota: [%d] ya no está vigente (%s).",
-		NotAQuestion:  "Eso no parece una pregunta: pregúntame con palabras y lo buscaré en nuestra documentación.",
-		TooLong:       "Ese mensaje es demasiado largo para buscarlo (el límite es de %d caracteres). Haz la pregunta sola, en una o dos frases.",
-		LangName:      map[string]string{"es": "español", "en": "inglés"},
+		NotFound:             "No encontré esto en nuestra documentación.",
+		AskOwner:             "Puedes preguntar a %s.",
+		Related:              "También en nuestra documentación:",
+		NewerSource:          "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
+		QuotedIn:             "(Cito el texto original, en %s.)",
+		ModelTimedOut:        "_El modelo que redacta las respuestas no respondió en %s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		ModelTimedOutFailing: "_El modelo que redacta las respuestas siguió fallando (su última respuesta fue HTTP %[2]d) y no respondió en %[1]s, así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		ModelFailed:          "_El modelo que redacta las respuestas falló (%s), así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		ModelBadCitations:    "_La respuesta del modelo citaba fuentes que no existen, así que esta respuesta cita los documentos directamente, sin el modelo:_",
+		NotCurrent:           "Nota: [%d] ya no está vigente (%s).",
+		NotAQuestion:         "Eso no parece una pregunta: pregúntame con palabras y lo buscaré en nuestra documentación.",
+		TooLong:              "Ese mensaje es demasiado largo para buscarlo (el límite es de %d caracteres). Haz la pregunta sola, en una o dos frases.",
+		LangName:             map[string]string{"es": "español", "en": "inglés"},
 	},
 }
 

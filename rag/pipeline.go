@@ -246,7 +246,14 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	support := Support(req)
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	ans.UnknownNames = support.UnknownNames
-	if ans.Evidence < p.opts.MinEvidence {
+	// A model reads the passages and judges whether they answer: the lexical guard only skips
+	// the hopeless ones then. Offline, it decides.
+	modelJudges := judges(p.composer) && !ans.ModelTimedOut
+	threshold := p.opts.MinEvidence
+	if modelJudges {
+		threshold = min(threshold, PreFilterEvidence)
+	}
+	if ans.Evidence < threshold {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
 	}
@@ -256,14 +263,12 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	if err != nil {
 		return fmt.Errorf("compose answer: %w", err)
 	}
-	ans.Usage, ans.Quotes = comp.Usage, comp.Quotes
-	text, cited, invalid := VerifyCitations(comp.Text, sources)
+	text, cited, invalid, done, err := p.checkComposition(ctx, req, ans, comp, modelJudges, onDelta)
+	if done || err != nil {
+		return err
+	}
 	if len(invalid) > 0 {
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
-	}
-	if len(cited) == 0 {
-		abstain(ans, "no_valid_citation", sources[0].Owner, nil)
-		return nil
 	}
 	ans.Text, ans.Sources = text, cited
 	for i, q := range ans.Quotes {

@@ -41,19 +41,32 @@ func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, on
 		abstain(ans, "no_results", "", onDelta)
 		return true, nil
 	}
+	// The same guard as one search with a model: the lexical score over everything the tools
+	// showed skips the hopeless cases, and the model's own "the sources do not say" abstains.
+	owner := res.Sources[0].Owner
+	read := Support(ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: res.Sources})
+	if read.Score < min(p.opts.MinEvidence, PreFilterEvidence) {
+		ans.Evidence, ans.Missing, ans.MissingShare = read.Score, read.Missing, read.MissingShare
+		abstain(ans, "weak_evidence", owner, onDelta)
+		return true, nil
+	}
 	if onDelta != nil {
 		onDelta(res.Text)
+	}
+	if ModelAbstained(res.Text) {
+		abstain(ans, "model_abstained", owner, nil)
+		return true, nil
 	}
 	text, cited, invalid := VerifyCitations(res.Text, res.Sources)
 	if len(invalid) > 0 {
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
 	}
 	if len(cited) == 0 {
-		abstain(ans, "no_valid_citation", res.Sources[0].Owner, nil)
-		return true, nil
+		// A reply that cites nothing real: one search answers instead, with its own guard.
+		ans.AgentFallback = "the agent's reply cited no source it read"
+		p.logger.InfoContext(ctx, "agent reply cited no real source; answering with a single search")
+		return false, nil
 	}
-	// The evidence of an agent answer is how well its cited sources cover the question, for the
-	// trace; the model already chose them, so no guard abstains on it.
 	support := Support(ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: cited})
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	ans.Text, ans.Sources = text, cited

@@ -23,7 +23,15 @@ type LLMComposer struct {
 	Temperature float32 // 0 (the default) for answers that follow the sources closely
 }
 
-var _ rag.Composer = (*LLMComposer)(nil)
+var (
+	_ rag.Composer           = (*LLMComposer)(nil)
+	_ rag.AnswerabilityJudge = (*LLMComposer)(nil)
+)
+
+// JudgesAnswerability implements rag.AnswerabilityJudge: the prompt makes the model reply with
+// the abstention sentence when the sources do not state the answer, so the pipeline's lexical
+// guard only skips the hopeless cases before it.
+func (c *LLMComposer) JudgesAnswerability() bool { return true }
 
 // NewLLMComposer returns a composer over model.
 func NewLLMComposer(model rag.ChatModel) *LLMComposer {

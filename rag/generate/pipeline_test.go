@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -53,6 +54,7 @@ func TestPipelineVerifiesCitations(t *testing.T) {
 		wantText    string
 		wantSources []int64 // chunk ids of the cited sources, in their new order
 		abstained   bool
+		reason      string // the abstention reason; "" means no_valid_citation
 	}{
 		{
 			name:        "citation to a missing source is removed",
@@ -88,6 +90,23 @@ func TestPipelineVerifiesCitations(t *testing.T) {
 			reply:     rag.NotFoundText("es", owner),
 			wantText:  rag.NotFoundText("es", owner),
 			abstained: true,
+			reason:    "model_abstained",
+		},
+		{
+			name:      "a cited I don't know is an abstention",
+			question:  "How many vacation days do I get?",
+			reply:     "I don't know [1].",
+			wantText:  rag.NotFoundText("en", owner),
+			abstained: true,
+			reason:    "model_abstained",
+		},
+		{
+			name:      "the sources do not say, in the model's words",
+			question:  "¿Cuántos días de vacaciones tengo?",
+			reply:     "Las fuentes no mencionan cuántos días corresponden [2].",
+			wantText:  rag.NotFoundText("es", owner),
+			abstained: true,
+			reason:    "model_abstained",
 		},
 	}
 	for _, tt := range tests {
@@ -103,8 +122,8 @@ func TestPipelineVerifiesCitations(t *testing.T) {
 			if ans.Text != tt.wantText || ans.Abstained != tt.abstained {
 				t.Errorf("answer = %q (abstained %v), want %q (abstained %v)", ans.Text, ans.Abstained, tt.wantText, tt.abstained)
 			}
-			if tt.abstained && ans.AbstainReason != "no_valid_citation" {
-				t.Errorf("abstain reason = %q, want no_valid_citation", ans.AbstainReason)
+			if want := cmp.Or(tt.reason, "no_valid_citation"); tt.abstained && ans.AbstainReason != want {
+				t.Errorf("abstain reason = %q, want %s", ans.AbstainReason, want)
 			}
 			var ids []int64
 			for i, s := range ans.Sources {

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/citahq/cita/rag"
 )
 
 // ErrDimensionMismatch is wrapped by Embed when a returned vector's length differs from
@@ -25,6 +27,16 @@ type endpoint struct {
 // change. The underlying error stays reachable with errors.Is/As (*goopenai.APIError,
 // *goopenai.RequestError, context.Canceled).
 func (e endpoint) describe(res *attemptResult, timeout time.Duration) error {
+	err := e.explain(res, timeout)
+	if res.status == 0 {
+		return err
+	}
+	// The status of the last response stays readable to the pipeline (rag.ModelError), which
+	// says what happened when it answers without the model.
+	return &rag.ModelError{Status: res.status, Err: err}
+}
+
+func (e endpoint) explain(res *attemptResult, timeout time.Duration) error {
 	err := res.err
 	if errors.Is(err, context.Canceled) || (errors.Is(err, context.DeadlineExceeded) && !res.timedOut) {
 		return fmt.Errorf("%s request to %s stopped after %d attempt(s): %w", e.kind, e.baseURL, res.attempts, err)
