@@ -40,6 +40,8 @@ type Answer struct {
 	Abstained       bool
 	AbstainReason   string // "weak_evidence", "no_results", "no_valid_citation", ...
 	Evidence        float64
+	// Answerability is what the direct-answer passage says of the question, beside Evidence.
+	Answerability Answerability
 	Search          *SearchResult
 	Usage           Usage
 	Timings         map[string]time.Duration

@@ -364,6 +364,12 @@ func (e Expect) satisfies(text string, common map[string]bool) (kind, unit bool)
 
 // crisp reports whether an answer of this kind is recognisable in text, so that a passage lacking
 // it does not answer the question (a quantity needs a number; a rule can be phrased any way).
+// names reports whether word names the unit of the quantity the question asks for ("days" in
+// "how many days of leave"): the answer's number carries it, the question is not about it.
+func (e Expect) names(word string) bool {
+	return e.Kind == ExpectQuantity && e.Unit != "" && quantityUnits[foldCue(word)] == e.Unit
+}
+
 func (e Expect) crisp() bool {
 	switch e.Kind {
 	case ExpectQuantity, ExpectDate, ExpectContact:

@@ -245,7 +245,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	ans.Expect = DetectExpect(ans.StandaloneQuery)
 	support := Support(req)
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
-	ans.UnknownNames = support.UnknownNames
+	ans.UnknownNames, ans.Answerability = support.UnknownNames, support.Answerability
 	// A model reads the passages and judges whether they answer: the lexical guard only skips
 	// the hopeless ones then. Offline, it decides.
 	modelJudges := judges(p.composer) && !ans.ModelTimedOut

@@ -71,6 +71,15 @@ type scoredUnit struct {
 	unitOK   bool    // and the unit of the quantity asked for
 	matched  []string
 	cell     bool // a question term matched one of the row's values
+	// local is the weighted share of the question's subject that the unit says where it stands:
+	// in its text, the FAQ question or lead it answers, its section heading or the sentence
+	// before; not the document's title or parents. The subject is the question's words the
+	// sources hold somewhere, less the unit of the quantity asked for ("days" is what a
+	// number answers, not what the question is about). 1 when the question has no such word.
+	local float64
+	// whole: the unit's own text holds every word of the question the sources hold (a keyword
+	// query answered in one sentence).
+	whole bool
 }
 
 // unitScorer scores the answer units of a set of sources against a question.
@@ -270,13 +279,20 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 	if u.kind == unitSentence && refersBack(u.text) {
 		prevWeight = inText // quoted together with the sentence it points back to
 	}
-	var got, total, inUnit, absent float64
+	var got, total, inUnit, absent, subject, said float64
+	s.whole = true
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
 		total += w
-		if rarity[st] == absentWeight {
+		known := rarity[st] != absentWeight
+		if !known {
 			absent += w
 		}
+		isSubject := known && !expect.names(v.words[st])
+		if isSubject {
+			subject += w
+		}
+		local := true
 		switch {
 		case text[st] || numberInRange(v.words[st], u.text):
 			got += inText * w
@@ -293,7 +309,20 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 			s.matched = append(s.matched, v.words[st]+" (previous sentence)")
 		case su.doc[st]:
 			got += inDoc * w
+			local = false
+		default:
+			local = false
 		}
+		if isSubject && local {
+			said += w
+		}
+		if known && !(text[st] || numberInRange(v.words[st], u.text)) {
+			s.whole = false
+		}
+	}
+	s.local = 1
+	if subject > 0 {
+		s.local = said / subject
 	}
 	if total == 0 {
 		return s
@@ -404,6 +433,20 @@ type SupportReport struct {
 	// UnknownNames are the capitalised names of the question no source mentions; each halves
 	// Score.
 	UnknownNames []string
+	// Answerability is what the best unit says of the question (see Answerability).
+	Answerability Answerability
+}
+
+// Answerability tells "a passage states the answer" from "the passages are about the topic",
+// from the unit that would be the direct answer.
+type Answerability struct {
+	// Local is the share of the question's subject the unit says where it stands (scoredUnit.local).
+	Local float64 `json:"local"`
+	// KindOK: the unit holds the kind of answer asked for (a number, a date, an address...), or
+	// the question asks for no particular kind.
+	KindOK bool `json:"kind_ok"`
+	// Whole: the unit's own text holds every question word the sources know.
+	Whole bool `json:"whole"`
 }
 
 // unknownNamePenalty scales the support for each name of the question that no source mentions.
@@ -457,7 +500,10 @@ func Support(req ComposeRequest) SupportReport {
 	units := scoreUnits(DetectExpect(req.Question), variants, sources)
 	rep := SupportReport{MissingShare: 1}
 	if len(units) > 0 {
-		rep.Score = units[0].score
+		best := units[0]
+		rep.Score = best.score
+		expect := DetectExpect(req.Question)
+		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !expect.crisp(), Whole: best.whole}
 	}
 	for _, v := range variants {
 		tl := func(s Source) string { return textLang(s.Lang, v.lang) }

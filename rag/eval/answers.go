@@ -80,14 +80,15 @@ type AnswerOutcome struct {
 	HasFact    bool     `json:"has_fact"`
 	// DirectFact: the fact is in the direct answer (the first paragraph), not only in a related
 	// quote further down.
-	DirectFact bool          `json:"direct_fact"`
-	Took       time.Duration `json:"took_ns"`
-	AbstainWhy string        `json:"abstain_reason,omitempty"`
-	Evidence   float64       `json:"evidence"`
-	Missing    []string      `json:"missing,omitempty"`
-	MissShare  float64       `json:"missing_share"`
-	Unknown    []string      `json:"unknown_names,omitempty"`
-	Standalone string        `json:"standalone_query,omitempty"`
+	DirectFact bool              `json:"direct_fact"`
+	Took       time.Duration     `json:"took_ns"`
+	AbstainWhy string            `json:"abstain_reason,omitempty"`
+	Evidence   float64           `json:"evidence"`
+	Stated     rag.Answerability `json:"answerability"`
+	Missing    []string          `json:"missing,omitempty"`
+	MissShare  float64           `json:"missing_share"`
+	Unknown    []string          `json:"unknown_names,omitempty"`
+	Standalone string            `json:"standalone_query,omitempty"`
 }
 
 // Miss reports whether the outcome falls short: an answerable question without the fact or
@@ -160,7 +161,7 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
 		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Took: took, Standalone: ans.StandaloneQuery,
-		Evidence: ans.Evidence, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames,
+		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames,
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason
