@@ -63,6 +63,11 @@ type Audiences interface {
 	// answer to everyone there (not ephemeral, not withdrawn): where a change that can reach
 	// every channel (a role's permissions, say) may have to withdraw answers.
 	ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error)
+	// AnsweredChannels returns, sorted, every channel of platform (in any workspace) that shows
+	// at least one answer to everyone there, as conversation keys without a thread: what the
+	// reconciliation sweep re-checks. Answers older than the retention are redacted by then, so
+	// these are the channels with answers from the retention window.
+	AnsweredChannels(ctx context.Context, platform string) ([]ConversationKey, error)
 }
 
 // Redaction is a withdrawn answer whose message must be edited to the notice.

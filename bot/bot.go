@@ -51,7 +51,11 @@ type Incoming struct {
 	Audience Audience
 	// Ephemeral replies are visible to the asker only and are not part of the thread's memory:
 	// the answer is recorded (for feedback and "how I answered") but no turn is saved.
-	Ephemeral  bool
+	Ephemeral bool
+	// Public says the reply is shown in a public channel, which every member of the workspace
+	// may read: only such questions may become suggested prompts for others. False in DMs,
+	// private channels and assistant threads.
+	Public     bool
 	ReceivedAt time.Time // when the event reached cita; zero means now
 	// ReplyRef is the platform's id of the message that will show the reply (the Slack
 	// placeholder's ts), recorded with the answer so that it can be withdrawn in place later;

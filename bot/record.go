@@ -36,6 +36,7 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang str
 	if in.Ephemeral {
 		rec.VisibleTo = in.UserID
 	}
+	rec.Public = in.Public && !in.Ephemeral
 	for _, s := range ans.Sources {
 		rec.Sources = append(rec.Sources, sourceRef(s.N, s.Hit))
 	}

@@ -84,7 +84,10 @@ type AnswerRecord struct {
 	AskerID      string
 	// VisibleTo is the only user who saw the reply (ephemeral); empty means everyone in the
 	// conversation.
-	VisibleTo       string
+	VisibleTo string
+	// Public says everyone in the workspace could read the reply (a public channel, not
+	// ephemeral): only such questions may be suggested to others (pgbot.PopularQuestions).
+	Public          bool
 	Question        string
 	StandaloneQuery string
 	Text            string

@@ -42,6 +42,8 @@ type Config struct {
 	Server ServerConfig `yaml:"server"`
 	// Retention bounds how long answers and conversation turns are kept; see retention.go.
 	Retention RetentionConfig `yaml:"retention"`
+	// Sweep re-checks who reads the channels that show answers; see sweep.go.
+	Sweep SweepConfig `yaml:"sweep"`
 	// Identity turns chat users' verified e-mail addresses and Google Groups into access groups;
 	// see identity.go.
 	Identity IdentityConfig `yaml:"identity"`
@@ -243,6 +245,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Rerank.validate()...)
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
+	errs = append(errs, c.Sweep.validate()...)
 	errs = append(errs, c.Database.validate()...)
 	if len(c.Database.ReadURLs) > 0 && c.DatabaseURL == "" {
 		errs = append(errs, errors.New("database.read_urls: replicas need their primary in database_url (or DATABASE_URL); the private cluster has none"))

@@ -36,8 +36,13 @@ type DiscordConfig struct {
 	// other server is refused, and a DM is answered only for a member of one of them, with
 	// their roles there.
 	GuildIDs []string `yaml:"guild_ids"`
-	// RoleGroups maps a role (its id, or its name, case-insensitive) to access groups.
+	// RoleGroups maps a role, by its id, to access groups ("@everyone" names the everyone
+	// role). Role names are refused unless AllowRoleNames is set.
 	RoleGroups map[string][]string `yaml:"role_groups"`
+	// AllowRoleNames lets role_groups name roles (case-insensitive) instead of giving their ids.
+	// Unsafe: anyone with Manage Roles can create a role with a mapped name (or named like a
+	// mapped id) and give it to themselves; `cita serve` warns at start. Default false.
+	AllowRoleNames bool `yaml:"allow_role_names"`
 	// DefaultGroups are every member's groups, on top of their roles' groups; default
 	// ["everyone"]. Set it to [] explicitly with a mapped role for everyone to lock the bot down.
 	DefaultGroups []string `yaml:"default_groups"`
@@ -132,6 +137,9 @@ func (d DiscordConfig) Validate() error {
 	for role, groups := range d.RoleGroups {
 		if strings.TrimSpace(role) == "" || len(groups) == 0 {
 			errs = append(errs, fmt.Errorf("discord.role_groups: role %q needs a name or id and at least one group", role))
+		} else if !isSnowflake(role) && role != "@everyone" && !d.AllowRoleNames {
+			errs = append(errs, fmt.Errorf("discord.role_groups: %q is a role name, which anyone with Manage Roles can copy; "+
+				"use the role's id (Developer Mode, then right-click the role, Copy Role ID), or set discord.allow_role_names: true to accept the risk", role))
 		}
 	}
 	for ch, groups := range d.ChannelGroups {

@@ -25,7 +25,8 @@ type OIDCConfig struct {
 
 // OIDCVerifier checks bearer JWTs: signature against the issuer's JWKS (found by discovery and
 // refreshed by go-oidc when an unknown key id appears), iss, aud and exp, then the e-mail claim,
-// email_verified when present, and the e-mail's domain. Discovery happens at the first token and
+// email_verified (required and true: a token without it is refused, since an issuer that does
+// not say the address is verified may let anyone claim any address), and the e-mail's domain. Discovery happens at the first token and
 // is retried at the next one when the issuer cannot be reached.
 type OIDCVerifier struct {
 	cfg     OIDCConfig
@@ -77,8 +78,8 @@ func (v *OIDCVerifier) Verify(ctx context.Context, raw string) (email string, ex
 	if email == "" || domainOf(email) == "" {
 		return "", time.Time{}, fmt.Errorf("OIDC token has no e-mail in claim %q: request the email scope", v.cfg.EmailClaim)
 	}
-	if verified, present := claims["email_verified"]; present && !isTrue(verified) {
-		return "", time.Time{}, fmt.Errorf("OIDC token's e-mail %s is not verified by the issuer", email)
+	if verified, present := claims["email_verified"]; !present || !isTrue(verified) {
+		return "", time.Time{}, fmt.Errorf("OIDC token's e-mail %s is not verified by the issuer (email_verified is missing or not true)", email)
 	}
 	if !slices.Contains(v.allowed, domainOf(email)) {
 		return "", time.Time{}, fmt.Errorf("OIDC token's e-mail %s is outside the allowed domains (mcp.oidc.allowed_domains)", email)

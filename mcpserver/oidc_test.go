@@ -92,7 +92,8 @@ func TestOIDCTokens(t *testing.T) {
 		want  string // "" means accepted
 	}{
 		{"valid", sign(t, is.key, claims(nil)), ""},
-		{"email_verified absent", sign(t, is.key, claims(func(c map[string]any) { delete(c, "email_verified") })), ""},
+		{"email_verified absent", sign(t, is.key, claims(func(c map[string]any) { delete(c, "email_verified") })), "not verified"},
+		{"email_verified not a boolean", sign(t, is.key, claims(func(c map[string]any) { c["email_verified"] = 1 })), "not verified"},
 		{"expired", sign(t, is.key, claims(func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), "OIDC token expired"},
 		{"another audience", sign(t, is.key, claims(func(c map[string]any) { c["aud"] = "another-app" })), "audience"},
 		{"another issuer", sign(t, is.key, claims(func(c map[string]any) { c["iss"] = "https://evil.example" })), "issued by a different provider"},

@@ -9,20 +9,25 @@ import (
 	"github.com/citahq/cita/rag"
 )
 
-// accessMap turns Discord members into cita scopes, as configured: groups keyed by role id or
-// role name, default groups for every member, and per-channel groups.
+// accessMap turns Discord members into cita scopes, as configured: groups keyed by role id
+// (by role name too only when names is set), default groups for every member, and per-channel
+// groups.
 type accessMap struct {
 	roles         *bot.AccessMap
 	channelGroups map[string][]string
+	// names maps roles by name as well as by id. Anyone with Manage Roles can create a role
+	// with a mapped name and hand it out, so it is off unless Options.RoleNames asks for it.
+	names bool
 }
 
 func newAccessMap(opts Options) accessMap {
-	return accessMap{roles: opts.Access, channelGroups: opts.ChannelGroups}
+	return accessMap{roles: opts.Access, channelGroups: opts.ChannelGroups, names: opts.RoleNames}
 }
 
 // scopeFor returns the scope of a member holding roles (ids) in a guild whose roles are known
 // (nil when they could not be loaded: only id keys then apply). The guild's @everyone role
-// (id == guild id) always counts. The scope is empty when nothing maps the member.
+// (id == guild id) always counts, also as "@everyone". Other roles count by id, and by name only
+// when m.names. The scope is empty when nothing maps the member.
 func (m accessMap) scopeFor(guildID, userID string, roleIDs []string, guildRoles []*discordgo.Role) rag.Scope {
 	names := make(map[string]string, len(guildRoles))
 	for _, r := range guildRoles {
@@ -37,7 +42,11 @@ func (m accessMap) scopeFor(guildID, userID string, roleIDs []string, guildRoles
 	id := bot.Identity{UserID: userID, EmailVerified: false}
 	for _, r := range held {
 		id.Roles = append(id.Roles, r)
-		if name, ok := names[r]; ok {
+		switch name, ok := names[r]; {
+		case r == guildID:
+			// Every member holds @everyone; a role copying its name grants nothing more.
+			id.Roles = append(id.Roles, "@everyone")
+		case ok && m.names:
 			id.Roles = append(id.Roles, name)
 		}
 	}

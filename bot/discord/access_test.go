@@ -21,7 +21,7 @@ func TestAudienceScopeFromPermissions(t *testing.T) {
 		return &discordgo.PermissionOverwrite{ID: id, Type: discordgo.PermissionOverwriteTypeRole, Allow: allow, Deny: deny}
 	}
 	access := accessMap{roles: bot.NewAccessMap(nil,
-		map[string][]string{"hr": {"hr", "staff"}, "eng": {"eng", "staff"}, "Admins": {"admin", "staff", "hr", "eng"}},
+		map[string][]string{"hr": {"hr", "staff"}, "eng": {"eng", "staff"}, "adm": {"admin", "staff", "hr", "eng"}},
 		nil, nil, []string{"everyone"})}
 	tests := []struct {
 		name       string
@@ -64,21 +64,27 @@ func TestViewersNeedTheEveryoneRole(t *testing.T) {
 	}
 }
 
+// TestScopeForMapsRoleIDsAndNames: roles map by id; by name only when names are allowed
+// (anyone with Manage Roles can copy a name: issue 22, item 9). @everyone maps by name always.
 func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 	t.Parallel()
-	roles := []*discordgo.Role{{ID: "g", Name: "@everyone"}, {ID: "10", Name: "People Ops"}}
+	roles := []*discordgo.Role{{ID: "g", Name: "@everyone"}, {ID: "10", Name: "People Ops"}, {ID: "66", Name: "people ops"}, {ID: "67", Name: "10"}}
 	tests := []struct {
 		name     string
 		cfg      roleMap
+		names    bool
 		held     []string
 		rolesKnw bool
 		want     string
 	}{
-		{"by name", roleMap{map[string][]string{"people ops": {"hr"}}, []string{"everyone"}}, []string{"10"}, true, "everyone,hr"},
-		{"by id", roleMap{map[string][]string{"10": {"hr"}}, []string{"everyone"}}, []string{"10"}, false, "everyone,hr"},
-		{"name unknown when roles cannot be read", roleMap{map[string][]string{"People Ops": {"hr"}}, []string{"everyone"}}, []string{"10"}, false, "everyone"},
-		{"@everyone mapped, no defaults", roleMap{map[string][]string{"@everyone": {"staff"}}, []string{}}, nil, true, "staff"},
-		{"nothing maps the member", roleMap{nil, []string{}}, []string{"10"}, true, ""},
+		{"by name, names allowed", roleMap{map[string][]string{"people ops": {"hr"}}, []string{"everyone"}}, true, []string{"10"}, true, "everyone,hr"},
+		{"by name, names not allowed", roleMap{map[string][]string{"people ops": {"hr"}}, []string{"everyone"}}, false, []string{"10"}, true, "everyone"},
+		{"a copy of a mapped role's name", roleMap{map[string][]string{"10": {"hr"}}, []string{"everyone"}}, false, []string{"66"}, true, "everyone"},
+		{"a role named like a mapped id", roleMap{map[string][]string{"10": {"hr"}}, []string{"everyone"}}, false, []string{"67"}, true, "everyone"},
+		{"by id", roleMap{map[string][]string{"10": {"hr"}}, []string{"everyone"}}, false, []string{"10"}, false, "everyone,hr"},
+		{"name unknown when roles cannot be read", roleMap{map[string][]string{"People Ops": {"hr"}}, []string{"everyone"}}, true, []string{"10"}, false, "everyone"},
+		{"@everyone mapped, no defaults", roleMap{map[string][]string{"@everyone": {"staff"}}, []string{}}, false, nil, true, "staff"},
+		{"nothing maps the member", roleMap{nil, []string{}}, false, []string{"10"}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +93,7 @@ func TestScopeForMapsRoleIDsAndNames(t *testing.T) {
 			if tt.rolesKnw {
 				known = roles
 			}
-			if got := (accessMap{roles: bot.NewAccessMap(nil, tt.cfg.roles, nil, nil, tt.cfg.defaults)}).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
+			if got := (accessMap{roles: bot.NewAccessMap(nil, tt.cfg.roles, nil, nil, tt.cfg.defaults), names: tt.names}).scopeFor("g", "u", tt.held, known).String(); got != tt.want {
 				t.Errorf("scope %q, want %q", got, tt.want)
 			}
 		})

@@ -48,7 +48,12 @@ func (a *Adapter) onButton(ctx context.Context, i *discordgo.Interaction, act bu
 		a.editReason(ctx, i, thanks)
 	case "how":
 		// The clicker's own current groups, checked against the answer by the store.
-		viewer := bot.Viewer{Conversation: conv, UserID: userID, Scope: a.audience.askerScope(ctx, i.GuildID, userID, roles)}
+		scope, err := a.clickerScope(ctx, i, userID, roles)
+		if err != nil {
+			a.editReason(ctx, i, a.dmRefusal(ctx, userID, "", err))
+			return
+		}
+		viewer := bot.Viewer{Conversation: conv, UserID: userID, Scope: scope}
 		rec, err := store.LoadTrace(ctx, act.AnswerID, viewer)
 		if err != nil {
 			a.editReason(ctx, i, a.storeErrorText(ctx, act.AnswerID, err))

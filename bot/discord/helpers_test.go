@@ -41,7 +41,7 @@ func testOptions(baseURL string, handler Handler) Options {
 	return Options{
 		Token: "test-token", ApplicationID: "1000", PublicKey: testKey.Public().(ed25519.PublicKey),
 		Mode: ModeHTTP, APIBaseURL: baseURL, GuildIDs: []string{guildID},
-		Access:  bot.NewAccessMap(nil, map[string][]string{"HR": {"hr"}}, nil, nil, []string{"everyone"}),
+		Access:  bot.NewAccessMap(nil, map[string][]string{roleHR: {"hr"}}, nil, nil, []string{"everyone"}),
 		Handler: handler, Logger: slog.New(slog.DiscardHandler),
 	}
 }

@@ -42,6 +42,9 @@ type Options struct {
 	GuildIDs []string
 	// Access maps role ids and names (and every member's default groups) to access groups.
 	Access *bot.AccessMap
+	// RoleNames lets Access map roles by name (case-insensitive) as well as by id. Off by
+	// default: anyone with Manage Roles can create a role with a mapped name.
+	RoleNames bool
 	// ChannelGroups fixes the audience of a channel (by id) to these groups.
 	ChannelGroups map[string][]string
 	// MessageContent asks the gateway for the privileged MESSAGE_CONTENT intent, so plain

@@ -37,13 +37,13 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
 			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, lang, reply_ref,
-			agent_steps)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26) RETURNING id, created_at`,
+			agent_steps, public)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27) RETURNING id, created_at`,
 			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
 			rec.Question, rec.StandaloneQuery, rec.Text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
 			string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
 			rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
-			steps).Scan(&id, &rec.CreatedAt)
+			steps, rec.Public).Scan(&id, &rec.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("insert answer: %w", err)
 		}

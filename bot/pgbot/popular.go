@@ -9,13 +9,15 @@ import (
 
 // popularSQL lists the standalone queries most asked in a workspace ($1 platform, $2
 // workspace) by at least $4 distinct people, among answers (not abstentions, not reasons, not
-// redacted) whose every document the viewer ($3 groups) may read as it was then and as it is
-// now: the same check as "how I answered", in the WHERE, so a question about documents the
-// viewer may not read is never suggested to them.
+// redacted) shown in a public channel (never a DM, a private channel, an assistant thread or an
+// ephemeral reply: what was asked there is its askers' alone) whose every document the viewer
+// ($3 groups) may read as it was then and as it is now: the same check as "how I answered", in
+// the WHERE, so a question about documents the viewer may not read is never suggested to them.
 const popularSQL = `
 SELECT (array_agg(a.standalone_query ORDER BY a.created_at DESC))[1]
 FROM bot_answers a
 WHERE a.platform = $1 AND a.workspace = $2
+	AND a.public AND a.visible_to = ''
 	AND a.redacted_at IS NULL AND NOT a.abstained AND a.reason = ''
 	AND EXISTS (SELECT 1 FROM bot_answer_documents ad WHERE ad.answer_id = a.id)
 	AND NOT EXISTS (
@@ -32,9 +34,9 @@ LIMIT $5`
 // PopularQuestions suggests it to anyone: one person's question is theirs alone.
 const MinPopularAskers = 2
 
-// PopularQuestions returns up to limit questions (their standalone form) most asked on
-// platform in workspace by at least MinPopularAskers people, whose answers cite only documents
-// scope may read. It returns rag.ErrNoScope for an empty scope, or a database error.
+// PopularQuestions returns up to limit questions (their standalone form) most asked in public
+// channels on platform in workspace by at least MinPopularAskers people, whose answers used
+// only documents scope may read. It returns rag.ErrNoScope for an empty scope, or a database error.
 func (s *Store) PopularQuestions(ctx context.Context, platform, workspace string, scope rag.Scope, limit int) ([]string, error) {
 	if scope.Empty() {
 		return nil, rag.ErrNoScope

@@ -10,27 +10,54 @@ import (
 	"github.com/citahq/cita/rag"
 )
 
-// Suggested questions: only those asked by two people or more, only those whose answers cite
-// documents the viewer may read (an hr question is never suggested to someone outside hr).
+// Suggested questions: only those asked in a public channel by two people or more, only those
+// whose answers cite documents the viewer may read (an hr question is never suggested to
+// someone outside hr). What was asked in DMs, private channels or ephemeral replies is never
+// suggested, however many asked it (issue 22, item 8).
 func TestPopularQuestionsNeedTwoAskersAndReadableSources(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t)
 	ctx := context.Background()
-	h := bot.NewHandler(env.Pipeline, env.Bot, bot.HandlerOptions{})
+	h := bot.NewHandler(env.Pipeline, env.Bot, bot.HandlerOptions{RateLimit: bot.RateLimit{PerMinute: 600, Burst: 100}})
 	hrScope := rag.MustScope("everyone", "hr")
-	ask := func(user, text string, scope rag.Scope) {
-		out := h.Handle(ctx, bot.Incoming{Conversation: bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "D" + user},
-			UserID: user, Text: text, Scope: scope, Audience: bot.AudiencePrivate}, nil)
+	type where int
+	const (
+		dm where = iota
+		private
+		public
+		ephemeral
+	)
+	ask := func(user, text string, scope rag.Scope, w where) {
+		in := bot.Incoming{Conversation: bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "D" + user},
+			UserID: user, Text: text, Scope: scope, Audience: bot.AudiencePrivate}
+		switch w {
+		case private:
+			in.Conversation.Channel, in.Audience = "GPRIV", bot.AudienceChannel
+		case public:
+			in.Conversation.Channel, in.Audience, in.Public = "CPUB", bot.AudienceChannel, true
+		case ephemeral:
+			in.Conversation.Channel, in.Ephemeral, in.Public = "CPUB", true, true
+		}
+		out := h.Handle(ctx, in, nil)
 		if !out.Answered() || out.Abstained {
 			t.Fatalf("%s asking %q: %+v", user, text, out)
 		}
 	}
-	ask("U1", "How many vacation days do I get per year?", rag.MustScope("everyone"))
-	ask("U2", "how many vacation days do I get per year", rag.MustScope("everyone"))
-	ask("U3", "How many vacation days do I get per year?", rag.MustScope("everyone"))
-	ask("UHR1", "What is the base salary of band B7?", hrScope)
-	ask("UHR2", "What is the base salary of band B7?", hrScope)
-	ask("U1", "Can I work remotely from another country?", rag.MustScope("everyone")) // one asker only
+	// Asked in DMs, a private channel and ephemerally, by two or three people each.
+	for _, u := range []string{"U1", "U2", "U3"} {
+		ask(u, "Do remote workers need the company VPN?", rag.MustScope("everyone"), dm)
+	}
+	ask("U1", "Can I work remotely from another country?", rag.MustScope("everyone"), private)
+	ask("U2", "Can I work remotely from another country?", rag.MustScope("everyone"), private)
+	ask("U1", "How many sick days do I get?", rag.MustScope("everyone"), ephemeral)
+	ask("U2", "How many sick days do I get?", rag.MustScope("everyone"), ephemeral)
+	// Asked in public channels.
+	ask("U1", "How many vacation days do I get per year?", rag.MustScope("everyone"), public)
+	ask("U2", "how many vacation days do I get per year", rag.MustScope("everyone"), public)
+	ask("U3", "How many vacation days do I get per year?", rag.MustScope("everyone"), public)
+	ask("UHR1", "What is the base salary of band B7?", hrScope, public)
+	ask("UHR2", "What is the base salary of band B7?", hrScope, public)
+	ask("U1", "Can I take my laptop home?", rag.MustScope("everyone"), public) // one asker only
 
 	got, err := env.Bot.PopularQuestions(ctx, "slack", "T1", rag.MustScope("everyone"), 5)
 	if err != nil {

@@ -28,8 +28,9 @@ var assistantStatus = map[string]string{
 }
 
 // assistantThreadStarted greets a new assistant thread (Slack's AI app surface) with suggested
-// prompts: the configured ones, else the questions most asked by people in the workspace that
-// this user may read the answers of. Nothing is suggested when neither gives any.
+// prompts: the configured ones, else the questions most asked in public channels by people in
+// the workspace that this user may read the answers of (never what was asked in a DM, a private
+// channel, an assistant thread or ephemerally). Nothing is suggested when neither gives any.
 func (a *Adapter) assistantThreadStarted(ctx context.Context, team string, t slackevents.AssistantThread) {
 	if t.UserID == "" || t.ChannelID == "" || t.ThreadTimeStamp == "" {
 		return

@@ -142,27 +142,38 @@ func TestAssistantThreadFallsBackToUpdatesWithoutStreaming(t *testing.T) {
 	}
 }
 
-// Without configured prompts, a new assistant thread suggests the questions most asked by
-// two people or more, among those whose answers the user may read; someone mapped to no group
-// gets none.
+// Without configured prompts, a new assistant thread suggests the questions asked in a public
+// channel by two people or more, among those whose answers the user may read; someone mapped to
+// no group gets none. What two people asked in their DMs, or in a private channel, is never
+// suggested to anyone (issue 22, item 8: a DM about a harassing boss was offered word for word).
 func TestAssistantSuggestsPopularQuestionsTheUserMayRead(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	for i, c := range []struct{ user, dm, text string }{
-		{"U1", "DP1", "How many vacation days do I get per year?"},
-		{"U2", "DP2", "How many vacation days do I get per year?"},
-		{"UHR", "DP3", "What is the base salary of band B7?"},
-		{"U1", "DP1", "What is the base salary of band B7?"}, // refused to U1 (not hr): not counted
+	b.mention(t, "EvPa", "C1", "U1", "How many vacation days do I get per year?")
+	b.mention(t, "EvPb", "C1", "U2", "How many vacation days do I get per year?")
+	for i, c := range []struct{ user, channel, text string }{
+		{"U1", "DP1", "Do remote workers need the company VPN?"},
+		{"U2", "DP2", "Do remote workers need the company VPN?"},
+		{"U1", "CMIX", "Can I work remotely from another country?"},
+		{"UHR", "CMIX", "Can I work remotely from another country?"},
 	} {
-		b.postEvent(t, "message.json", event{EventID: "EvP" + string(rune('a'+i)), Channel: c.dm, User: c.user, Text: c.text,
-			TS: "1700000005.00010" + string(rune('0'+i)), ChannelType: "im"}, nil)
-		b.waitFinals(t, c.dm, 1+i/3)
+		if strings.HasPrefix(c.channel, "D") {
+			b.postEvent(t, "message.json", event{EventID: "EvPc" + string(rune('a'+i)), Channel: c.channel, User: c.user, Text: c.text,
+				TS: nextTS(), ChannelType: "im"}, nil)
+			if final := b.waitFinals(t, c.channel, 1)[0]; !strings.Contains(final.Form["blocks"], "remote") {
+				t.Fatalf("setup: the DM question was not answered from the remote work policy: %s", final.Form["blocks"])
+			}
+			continue
+		}
+		if final := b.mention(t, "EvPc"+string(rune('a'+i)), c.channel, c.user, c.text); !strings.Contains(final.Form["blocks"], "emote") {
+			t.Fatalf("setup: the private channel's question was not answered from the remote work policy: %s", final.Form["blocks"])
+		}
 	}
 	b.startAssistant(t, "EvP9", "DP9", "U2", "1700000005.000900")
 	b.fake.waitFor("suggested prompts", 10*time.Second, func() bool { return len(b.fake.callsTo("assistant.threads.setSuggestedPrompts")) == 1 })
 	got := b.fake.callsTo("assistant.threads.setSuggestedPrompts")[0].Form["prompts"]
-	if !strings.Contains(got, "vacation days") || strings.Contains(got, "B7") {
-		t.Fatalf("suggested %s, want only the vacation question", got)
+	if !strings.Contains(got, "vacation days") || strings.Contains(got, "VPN") || strings.Contains(got, "remotely") {
+		t.Fatalf("suggested %s, want only the vacation question asked in #general, nothing asked in DMs or a private channel", got)
 	}
 	b.startAssistant(t, "EvP10", "DP10", "UEXT", "1700000005.001000")
 	time.Sleep(300 * time.Millisecond)

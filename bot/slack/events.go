@@ -190,7 +190,9 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		return
 	}
 	version := a.settleChannel(ctx, q.team, q.channel, v, aud, false)
-	out := a.opts.Handler.Handle(ctx, a.incoming(q, r, text, aud.scope, bot.AudienceChannel), r.delta)
+	in := a.incoming(q, r, text, aud.scope, bot.AudienceChannel)
+	in.Public = aud.public
+	out := a.opts.Handler.Handle(ctx, in, r.delta)
 	r.finish(ctx, out)
 	if out.AnswerID != 0 {
 		a.recheckChannel(ctx, q, version)

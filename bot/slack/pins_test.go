@@ -47,3 +47,20 @@ func TestPinnedChannelNameMustResolveAtStart(t *testing.T) {
 		t.Fatalf("err = %v, want one naming slack.channel_groups[\"#no-such-channel\"]", err)
 	}
 }
+
+// TestPinnedChannelIDMustExistAtStart is issue 22, item 9: a pin by an id Slack does not know
+// (mistyped, lower-cased, or a channel the bot cannot see) never matched any channel, so the
+// channel it meant was answered with wider groups; it now stops the start, naming the key.
+func TestPinnedChannelIDMustExistAtStart(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	for _, id := range []string{"CNOSUCH", "chr"} {
+		_, err := slackbot.New(context.Background(), slackbot.Options{BotToken: "xoxb-test", SigningSecret: secret, APIURL: a.fake.APIURL(),
+			Handler: bot.NewHandler(a.env.Pipeline, a.env.Bot, bot.HandlerOptions{}), Store: a.env.Bot,
+			Access:        bot.NewAccessMap(nil, nil, nil, nil, []string{"everyone"}),
+			ChannelGroups: map[string][]string{id: {"hr"}}})
+		if err == nil || !strings.Contains(err.Error(), `slack.channel_groups["`+id+`"]`) {
+			t.Fatalf("pin %s: err = %v, want one naming slack.channel_groups[%q]", id, err, id)
+		}
+	}
+}

@@ -45,7 +45,9 @@ get a "busy" reply. Logs are JSON when stderr is not a terminal (server.log.form
 On SIGINT or SIGTERM it stops taking events, lets the answers in flight finish (up to
 server.shutdown_grace, 30s) and stops the scheduler. Every hour it prunes answer records and
 conversation turns older than retention.answers (default 2160h, 90 days) and redacts those whose
-documents were deleted or no longer reach the answer's audience. See docs/production.md.
+documents were deleted or no longer reach the answer's audience. Every sweep.interval (default
+10m; "off" disables) one replica re-checks who reads each channel showing answers and withdraws
+what they may no longer read (docs/security.md). See docs/production.md.
 
 Flags:
 `,
@@ -230,6 +232,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)
 	}
 	g.Go(func() error { hk.run(gctx); return nil })
+	sweeps := map[string]bot.ChannelSweep{}
+	if adapter != nil {
+		sweeps["slack"] = adapter
+	}
+	if discordAdapter != nil {
+		sweeps["discord"] = discordAdapter
+	}
+	if err := startSweeps(gctx, g, a.cfg.Sweep.Every(), store, m, sweeps, e.logger); err != nil {
+		return err
+	}
 	if notices.notifier != nil {
 		g.Go(func() error { runNotices(gctx, notices.notifier, e.logger); return nil })
 	}

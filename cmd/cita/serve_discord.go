@@ -16,6 +16,10 @@ import (
 // error naming the field at fault.
 func discordOptions(dc config.DiscordConfig, handler discord.Handler, logger *slog.Logger) (discord.Options, error) {
 	if err := dc.Validate(); err != nil {
+		if dc.AllowRoleNames {
+			logger.Warn("discord.allow_role_names is on: roles are mapped by name too, and anyone with Manage Roles can create a role with a mapped name; map role ids instead",
+				slog.Int("role_groups", len(dc.RoleGroups)))
+		}
 		return discord.Options{}, err
 	}
 	dc = dc.WithDefaults()
@@ -31,6 +35,7 @@ func discordOptions(dc config.DiscordConfig, handler discord.Handler, logger *sl
 		Token: dc.Token, ApplicationID: dc.ApplicationID, PublicKey: key, Mode: dc.Mode,
 		GuildIDs:       dc.GuildIDs,
 		Access:         bot.NewAccessMap(nil, dc.RoleGroups, nil, nil, dc.DefaultGroups),
+		RoleNames:      dc.AllowRoleNames,
 		ChannelGroups:  dc.ChannelGroups,
 		MessageContent: dc.MessageContent, MemberEvents: dc.MemberEvents, Threads: dc.Threads, APIBaseURL: dc.APIBaseURL, HTTPPath: dc.HTTPPath,
 		Handler: handler, Logger: logger,

@@ -52,7 +52,8 @@ func fakeDiscordREST(t *testing.T) *httptest.Server {
 // TestServeExposesDiscordTimings runs `cita serve` with Discord over HTTP against a loopback
 // fake: a signed private /ask is deferred and answered, /metrics times the deferral and the
 // answer (cita_reply_visible_seconds) and every REST call by route, with no interaction token in
-// any label, and the JSON log holds no line of discordgo's own format.
+// any label, the reconciliation sweep ran with its lag exported, and the JSON log holds no line
+// of discordgo's own format.
 func TestServeExposesDiscordTimings(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
@@ -119,6 +120,14 @@ discord:
 		if !strings.Contains(page, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+	// The reconciliation sweep (on by default) ran at start, and its lag is exported.
+	waitFor(t, "the Discord sweep", func() bool {
+		_, page = get(t, base+"/metrics")
+		return strings.Contains(page, `cita_sweep_runs_total{result="complete",sweep="discord"} 1`)
+	})
+	if !strings.Contains(page, `cita_sweep_lag_seconds{sweep="discord"}`) {
+		t.Error("/metrics lacks the sweep's lag")
 	}
 	if strings.Contains(page, "secret-interaction-token") || strings.Contains(page, "serve-test-token") {
 		t.Error("/metrics holds a token")

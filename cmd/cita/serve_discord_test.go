@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestDiscordOptionsFromConfig(t *testing.T) {
 	key := strings.Repeat("ab", 32)
 	dc := config.DiscordConfig{
 		Token: "t", ApplicationID: "123", PublicKey: key, Mode: config.DiscordModeHTTP, GuildIDs: []string{"5"},
-		RoleGroups: map[string][]string{"HR": {"hr"}}, ChannelGroups: map[string][]string{"6": {"hr"}},
+		RoleGroups: map[string][]string{"77": {"hr"}}, ChannelGroups: map[string][]string{"6": {"hr"}},
 		MessageContent: true,
 	}
 	opts, err := discordOptions(dc, nil, nil)
@@ -26,8 +27,17 @@ func TestDiscordOptionsFromConfig(t *testing.T) {
 		!opts.MessageContent || opts.MemberEvents {
 		t.Errorf("options %+v", opts)
 	}
-	if got := opts.Access.Groups(bot.Identity{Roles: []string{"hr"}}); strings.Join(got, ",") != "everyone,hr" {
-		t.Errorf("HR role maps to %v, want the default group and hr", got)
+	if got := opts.Access.Groups(bot.Identity{Roles: []string{"77"}}); strings.Join(got, ",") != "everyone,hr" || opts.RoleNames {
+		t.Errorf("role 77 maps to %v (names %v), want the default group and hr, by id only", got, opts.RoleNames)
+	}
+	named := dc
+	named.RoleGroups = map[string][]string{"HR": {"hr"}}
+	if _, err := discordOptions(named, nil, nil); err == nil || !strings.Contains(err.Error(), "discord.role_groups") {
+		t.Errorf("a role by name: error %v, want one naming discord.role_groups", err)
+	}
+	named.AllowRoleNames = true
+	if opts, err := discordOptions(named, nil, slog.New(slog.DiscardHandler)); err != nil || !opts.RoleNames {
+		t.Errorf("a role by name with allow_role_names: names %v, %v", opts.RoleNames, err)
 	}
 	dc.Mode, dc.MemberEvents = config.DiscordModeGateway, true
 	if opts, err := discordOptions(dc, nil, nil); err != nil || !opts.MemberEvents || opts.Mode != discord.ModeGateway {

@@ -38,6 +38,8 @@ type Metrics struct {
 	syncChangeLag *prometheus.HistogramVec
 	// syncLastSuccess is when the last pass without error of a source finished.
 	syncLastSuccess *prometheus.GaugeVec
+	// sweepRuns, sweepFailures and sweepClosed count reconciliation sweeps (WatchSweeps).
+	sweepRuns, sweepFailures, sweepClosed *prometheus.CounterVec
 }
 
 // New returns the collectors registered on a fresh registry, with the Go runtime and process

@@ -166,8 +166,8 @@ func (s *Store) resolveTerms(ctx context.Context, words []string, fuzzy []bool, 
 // maxFuzzyWords is how many unknown words of one question are corrected at most.
 const maxFuzzyWords = 3
 
-// fuzzyPool is how many of the vocabulary's closest lexemes to an unknown word are counted in
-// the scope; the readable ones among them are the corrections.
+// fuzzyPool is how many of the closest lexemes to an unknown word that the scope may read are
+// ranked for the corrections.
 const fuzzyPool = 30
 
 // countSimple sets the document frequency of each simple-vector term among the chunks r may
@@ -199,10 +199,11 @@ func (s *Store) countSimple(ctx context.Context, terms []queryTerm, r readable) 
 
 // nearestLexemes returns, for each word of words numbered in ords (1-based), up to n vocabulary
 // lexemes of the stemmed vector closest to it by trigram similarity, weighted by that
-// similarity, all in one query. Candidates come from the whole vocabulary (lexeme_stats): the
-// fuzzyPool closest above pg_trgm's similarity threshold, kept only when what r may read holds them,
-// ranked by their similarity and their frequency there: a correction, its rank and its
-// frequency must not reveal that a word exists in documents the asker cannot see.
+// similarity, all in one query. Candidates are the lexemes above pg_trgm's similarity threshold
+// that what r may read holds (counted in the SQL, before any limit), the fuzzyPool closest of
+// them ranked by their similarity and their frequency there: a correction, its rank and its
+// frequency must not reveal that a word exists in documents the asker cannot see, nor may such
+// words crowd a readable correction out.
 func (s *Store) nearestLexemes(ctx context.Context, words []string, ords []int, n int, r readable) ([]queryTerm, error) {
 	if len(ords) == 0 {
 		return nil, nil
@@ -218,21 +219,22 @@ func (s *Store) nearestLexemes(ctx context.Context, words []string, ords []int, 
 		CROSS JOIN LATERAL (SELECT cita_unaccent(lower(q0.word)) AS w, q0.ord) q
 		CROSS JOIN LATERAL (
 			SELECT near.lexeme, near.df, near.sim FROM (
-				SELECT st.lexeme, st.sim,
-					-- Pending deltas count too: a document withheld, moved to other groups or
-					-- deleted since the last compaction must stop counting for this scope at once.
-					(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = st.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
-					 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = st.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
-				FROM (
-					-- The closest few of the whole vocabulary, before counting each in the scope:
-					-- a large vocabulary has hundreds of lexemes above the threshold.
-					SELECT v.lexeme, public.similarity(v.lexeme, q.w) AS sim FROM lexeme_stats v
+				-- The closest few of what the scope may read: every lexeme above the threshold
+				-- is counted in the scope first, so lexemes only unreadable documents hold
+				-- neither fill the pool nor push a readable one out of it.
+				SELECT st.lexeme, st.sim, st.df FROM (
+					SELECT v.lexeme, public.similarity(v.lexeme, q.w) AS sim,
+						-- Pending deltas count too: a document withheld, moved to other groups or
+						-- deleted since the last compaction must stop counting for this scope at once.
+						(coalesce((SELECT sum(c.df) FROM class_lexeme_stats c WHERE c.lexeme = v.lexeme AND c.class_id = ANY($3::bigint[])), 0) +
+						 coalesce((SELECT sum(d.df) FROM class_lexeme_delta d WHERE d.lexeme = v.lexeme AND d.class_id = ANY($3::bigint[])), 0))::bigint AS df
+					FROM lexeme_stats v
 					WHERE v.lexeme OPERATOR(public.%) q.w
-					ORDER BY sim DESC, v.lexeme
-					LIMIT $5
 				) st
+				WHERE st.df > 0
+				ORDER BY st.sim DESC, st.lexeme
+				LIMIT $5
 			) near
-			WHERE near.df > 0
 			ORDER BY near.sim DESC, near.df DESC, near.lexeme
 			LIMIT $2
 		) best

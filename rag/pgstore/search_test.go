@@ -261,3 +261,35 @@ func TestFuzzyExpansionOnlyOffersWordsTheScopeMayRead(t *testing.T) {
 		t.Errorf("the board's own search did not correct the misspelling: %v", terms)
 	}
 }
+
+// TestFuzzyPoolIsTakenFromWhatTheScopeMayRead is issue 22, item 9: the board's document holds
+// 35 words closer to the misspelling than the one word everyone may read. The pool of nearest
+// words is taken among what the asker may read, so everyone still gets the correction (taken
+// from the whole vocabulary first, the board's words filled it and left nothing).
+func TestFuzzyPoolIsTakenFromWhatTheScopeMayRead(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var near []string
+	for _, c1 := range "bcdfg" {
+		for _, c2 := range "hjkmnpq" {
+			near = append(near, "zorblatix"+string(c1)+string(c2))
+		}
+	}
+	b.doc(t, "t", "board.md", "Board", "en", []string{"board"}, "Codes: "+strings.Join(near, " ")+".")
+	b.doc(t, "t", "open.md", "Open", "en", []string{"everyone"}, "The zorblatik opens at eight.")
+	ctx := context.Background()
+	_, terms, err := b.store.SearchFTS(ctx, rag.FTSQuery{Text: "zorblatix"}, rag.MustScope("everyone"), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, term := range terms {
+		found = found || strings.Contains(term, "zorblatik")
+		if strings.Contains(term, "zorblatixb") {
+			t.Fatalf("corrected to a word only the board's document holds: %v", terms)
+		}
+	}
+	if !found {
+		t.Fatalf("the misspelling was not corrected to the word everyone may read: %v", terms)
+	}
+}

@@ -1,0 +1,103 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/rag"
+)
+
+// Sweep implements bot.ChannelSweep: for every channel showing answers in a configured guild,
+// it reads its permission overwrites and the guild's roles from Discord now (never from the
+// caches: a run has its own audience reading fresh, as http mode does for every question) and
+// withdraws what the viewers may not read (settleChannel with force). In http mode, where no
+// gateway event ever tells of a change, it is the only thing that catches a permission change
+// in a channel where nobody asks again; in gateway mode it catches a lost event.
+//
+// When Discord says cita can no longer see the channel (unknown channel, missing access, 403 or
+// 404) or it became an announcement channel, every answer there that used a document is
+// withdrawn, as a failed join check does on Slack. Any other failure is counted and leaves the
+// channel as it is until the next run (see bot.SweepResult).
+func (a *Adapter) Sweep(ctx context.Context) (bot.SweepResult, error) {
+	var res bot.SweepResult
+	store := a.handler.Store()
+	if store == nil {
+		return res, errors.New("no store: nothing records answers")
+	}
+	channels, err := store.AnsweredChannels(ctx, platform)
+	if err != nil {
+		return res, err
+	}
+	fresh := newAudience(a.session, store, a.audience.access, a.opts.GuildIDs, true, a.logger, a.now)
+	for _, ch := range channels {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if !a.allowedGuild(ch.Workspace) {
+			continue
+		}
+		res.Channels++
+		attrs := []any{slog.String("guild_id", ch.Workspace), slog.String("channel_id", ch.Channel)}
+		switch err := a.sweepChannel(ctx, fresh, ch.Workspace, ch.Channel); {
+		case err == nil:
+		case cannotSee(err):
+			a.logger.WarnContext(ctx, "sweep: discord says cita cannot see the channel; withdrawing its answers", append(attrs, slog.Any("error", err))...)
+			if werr := a.withdrawAll(ctx, ch.Workspace, ch.Channel); werr != nil {
+				a.logger.ErrorContext(ctx, "sweep: withdraw discord answers", append(attrs, slog.Any("error", werr))...)
+				res.Failed++
+				continue
+			}
+			res.Closed++
+		default:
+			a.logger.ErrorContext(ctx, "sweep: check discord channel; retried at the next sweep", append(attrs, slog.Any("error", err))...)
+			res.Failed++
+		}
+	}
+	return res, nil
+}
+
+// sweepChannel checks one channel's answers against its viewers now.
+func (a *Adapter) sweepChannel(ctx context.Context, fresh *audience, guildID, channelID string) error {
+	aud, err := fresh.channelAudience(ctx, guildID, channelID)
+	if err != nil {
+		return err
+	}
+	if version, _ := a.settleChannel(ctx, guildID, aud, true); version < 0 {
+		return errors.New("record channel viewers")
+	}
+	return nil
+}
+
+// withdrawAll withdraws every answer shown in channel (and its threads) that used a document:
+// as if a viewer who may read nothing had been let in.
+func (a *Adapter) withdrawAll(ctx context.Context, guildID, channelID string) error {
+	reds, err := a.handler.Store().RedactUnreadable(ctx, platform, guildID, channelID, []rag.Scope{{}})
+	if err != nil {
+		return fmt.Errorf("withdraw answers in %s: %w", channelID, err)
+	}
+	for _, red := range reds {
+		a.showRedaction(ctx, red)
+	}
+	return nil
+}
+
+// cannotSee reports whether err says cita cannot know the channel's viewers for good: Discord
+// does not let it see the channel, or the channel publishes to other servers.
+func cannotSee(err error) bool {
+	if errors.Is(err, errAnnouncement) {
+		return true
+	}
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) {
+		return false
+	}
+	if rest.Message != nil && (rest.Message.Code == discordgo.ErrCodeUnknownChannel || rest.Message.Code == discordgo.ErrCodeMissingAccess) {
+		return true
+	}
+	return rest.Response != nil && (rest.Response.StatusCode == http.StatusForbidden || rest.Response.StatusCode == http.StatusNotFound)
+}

@@ -1,0 +1,99 @@
+package slack_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/citahq/cita/bot"
+)
+
+// sweeper returns a sweeper of b's adapter on the shared database, due at once.
+func (b *bundle) sweeper(t *testing.T) *bot.Sweeper {
+	t.Helper()
+	s, err := bot.NewSweeper(b.env.Bot, "slack", b.adapter, bot.SweeperOptions{Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSweepWithdrawsAfterALostJoin is item 4 of issue 22: a member without hr joins a private channel and
+// Slack never delivers member_joined_channel; nobody asks there again. One sweep run finds the
+// new reader and withdraws the hr answer, and leaves the answer everyone may read.
+func TestSweepWithdrawsAfterALostJoin(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvW1", "CHR", "UHR", salaryQuestion)
+	vac := a.mention(t, "EvW2", "CHR", "UHR", "Do remote workers need the company VPN?")
+	if !hrLeak(hr.Form["blocks"]) || hrLeak(vac.Form["blocks"]) {
+		t.Fatalf("setup: hr answer %q, vpn answer %q", hr.Form["blocks"], vac.Form["blocks"])
+	}
+	a.join(t, "", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, true)
+	time.Sleep(100 * time.Millisecond)
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
+		t.Fatalf("setup: withdrawn before any sweep (%d edits)", n)
+	}
+	ran, err := a.sweeper(t).RunOnce(context.Background())
+	if err != nil || !ran {
+		t.Fatalf("sweep: ran %v, %v", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("the hr answer was withdrawn %d times by the sweep, want 1", n)
+	}
+	if n := len(a.redactions("CHR", vac.Form["ts"])); n != 0 {
+		t.Fatalf("the vpn answer, which the newcomer may read, was withdrawn %d times", n)
+	}
+}
+
+// TestSweepFailsClosedOnAChannelItCannotSee: Slack says the channel is not found (the bot was
+// removed from it): who reads it cannot be known, so its answers are withdrawn.
+func TestSweepFailsClosedOnAChannelItCannotSee(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvW3", "CHR", "UHR", salaryQuestion)
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("setup: %s", hr.Form["blocks"])
+	}
+	a.fake.errorNext("conversations.info", "channel_not_found", 1)
+	if ran, err := a.sweeper(t).RunOnce(context.Background()); err != nil || !ran {
+		t.Fatalf("sweep: ran %v, %v; want a complete run", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("the hr answer in a channel cita cannot see was withdrawn %d times, want 1", n)
+	}
+}
+
+// TestSweepRetriesAPassingFailure: a Slack error that says nothing about the channel withdraws
+// nothing; the run is incomplete (an error, not recorded as complete), so the next check runs
+// it again at once instead of waiting an interval, and that run withdraws after a lost join.
+func TestSweepRetriesAPassingFailure(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvW4", "CHR", "UHR", salaryQuestion)
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("setup: %s", hr.Form["blocks"])
+	}
+	a.join(t, "", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, true)
+	a.fake.failNext("conversations.members", 1)
+	s, err := bot.NewSweeper(a.env.Bot, "slack", a.adapter, bot.SweeperOptions{Every: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := s.RunOnce(context.Background()); !ran || err == nil {
+		t.Fatalf("sweep with a failing listing: ran %v, error %v; want an incomplete run", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
+		t.Fatalf("a passing failure withdrew the hr answer %d times", n)
+	}
+	time.Sleep(1100 * time.Millisecond) // the retry delay: Every/5, at least 1s
+	if ran, err := s.RunOnce(context.Background()); !ran || err != nil {
+		t.Fatalf("retry: ran %v, %v", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("the retried sweep withdrew the hr answer %d times, want 1", n)
+	}
+	if ran, err := s.RunOnce(context.Background()); ran || err != nil {
+		t.Fatalf("a complete run was repeated within its interval: ran %v, %v", ran, err)
+	}
+}
