@@ -42,10 +42,10 @@ type Answer struct {
 	Evidence        float64
 	// Answerability is what the direct-answer passage says of the question, beside Evidence.
 	Answerability Answerability
-	Search          *SearchResult
-	Usage           Usage
-	Timings         map[string]time.Duration
-	Cached          bool
+	Search        *SearchResult
+	Usage         Usage
+	Timings       map[string]time.Duration
+	Cached        bool
 	// ModelTimedOut says the chat model gave no usable answer (see ModelFallback), so the text
 	// was composed offline from the same sources (and labelled so); such an answer is never
 	// cached.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/citahq/cita/rag/lang"
 )
 
 // A question variant is the question as asked, or its rendering in another language (see
@@ -316,7 +318,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 		if isSubject && local {
 			said += w
 		}
-		if known && !(text[st] || numberInRange(v.words[st], u.text)) {
+		if !(text[st] || numberInRange(v.words[st], u.text)) {
 			s.whole = false
 		}
 	}
@@ -409,6 +411,11 @@ func inRange(text string, nums []float64) bool {
 // counts a little less.
 func questionVariants(req ComposeRequest) []queryVariant {
 	vs := []queryVariant{newQueryVariant(req.Question, req.Lang, 1)}
+	if other := otherLang(req.Lang); other != "" && lang.Detect(req.Question) == lang.Simple {
+		// Too short to tell ("dieta diaria viajes nacionales euros"): the words are matched
+		// stemmed as either language, so a keyword query is not missed for a guess.
+		vs = append(vs, newQueryVariant(req.Question, other, 1))
+	}
 	if t := strings.TrimSpace(req.Translation); t != "" {
 		tl := req.TranslationLang
 		if tl == "" {
@@ -504,6 +511,14 @@ func Support(req ComposeRequest) SupportReport {
 		rep.Score = best.score
 		expect := DetectExpect(req.Question)
 		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !expect.crisp(), Whole: best.whole}
+		for _, u := range units {
+			if u.whole && len(variants[0].stems) > 0 {
+				// Every word of the question in one passage: a keyword query answered there.
+				rep.Answerability.Whole = true
+				rep.Score = max(rep.Score, u.score)
+				break
+			}
+		}
 	}
 	for _, v := range variants {
 		tl := func(s Source) string { return textLang(s.Lang, v.lang) }
@@ -541,4 +556,15 @@ func Support(req ComposeRequest) SupportReport {
 		rep.UnknownNames = unknown
 	}
 	return rep
+}
+
+// otherLang is the other language cita answers in ("" for anything but "es" and "en").
+func otherLang(l string) string {
+	switch l {
+	case "es":
+		return "en"
+	case "en":
+		return "es"
+	}
+	return ""
 }
