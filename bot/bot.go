@@ -93,6 +93,10 @@ const (
 	ReasonEdited Reason = "edited"
 	// ReasonInternalError: a bug (a panic) stopped the answer; it is logged with its stack.
 	ReasonInternalError Reason = "internal_error"
+	// ReasonNotRecorded: the answer could not be recorded with what it depends on (or its
+	// withdrawal could not be checked before showing it), so it is not shown: an answer that
+	// cannot be withdrawn later is never shown.
+	ReasonNotRecorded Reason = "not_recorded"
 )
 
 // Outcomes of a turn, as counted by metrics (see Outgoing.Outcome).
@@ -116,7 +120,7 @@ func (o Outgoing) Outcome() string {
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
-	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError:
+	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError, ReasonNotRecorded:
 		return OutcomeError
 	case ReasonBusy:
 		return OutcomeBusy
