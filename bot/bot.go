@@ -60,6 +60,9 @@ type Incoming struct {
 	// Queued, when set, is told the question's place in line (1 = next) when every answer
 	// worker is busy, so the adapter can say so while the question waits.
 	Queued func(position int)
+	// Recorded, when set, is told the answer's id once it is recorded (reserved), before any of
+	// its text is streamed: every write of that text is then checked against its withdrawal.
+	Recorded func(answerID int64)
 }
 
 // Reason says why a reply is not an answer from the documents. ReasonNone means the pipeline

@@ -107,3 +107,60 @@ func TestFailedWithdrawalIsRedoneAtTheNextCheck(t *testing.T) {
 	a.mention(t, "EvD3", "CHR", "UHR", "How many vacation days do I get per year?")
 	a.fake.waitFor("the hr answer withdrawn at the next check", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
 }
+
+// TestNULQuestionIsRecordedAndWithdrawnOnJoin is item 2 of issue 22: a question ending in NUL
+// made PostgreSQL refuse the answer's record, so the answer was shown and never withdrawn. It
+// is answered, recorded without the NUL, and withdrawn when a guest joins the private channel.
+func TestNULQuestionIsRecordedAndWithdrawnOnJoin(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	hr := a.mention(t, "EvN1", "CHR", "UHR", salaryQuestion+`\u0000`)
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("the NUL question was not answered from the hr document: %s", hr.Form["blocks"])
+	}
+	rec, err := a.env.Bot.LoadAnswer(context.Background(), mustInt(t, answerID(t, hr)))
+	if err != nil || rec.Question != salaryQuestion {
+		t.Fatalf("recorded question %q (%v), want %q", rec.Question, err, salaryQuestion)
+	}
+	a.join(t, "EvN2", "CHR", "UEXT", []string{"UHR", "UEXT", "UBOT"}, false)
+	a.fake.waitFor("the answer withdrawn", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
+}
+
+// refusingStore is the bot store refusing every answer record, as a database that rejects it.
+type refusingStore struct{ *pgbot.Store }
+
+func (refusingStore) ReserveAnswer(context.Context, *bot.AnswerRecord) (int64, error) {
+	return 0, errors.New("injected: the record was refused")
+}
+
+func (refusingStore) SaveAnswer(context.Context, *bot.AnswerRecord) (int64, error) {
+	return 0, errors.New("injected: the record was refused")
+}
+
+// TestAnswerThatCannotBeRecordedIsNotShown is item 2 of issue 22: an answer whose record the
+// database refuses is not shown (it could never be withdrawn); the asker gets a short error.
+func TestAnswerThatCannotBeRecordedIsNotShown(t *testing.T) {
+	t.Parallel()
+	base := setup(t)
+	a := &bundle{env: base.env, fake: base.fake, traces: map[string][]time.Duration{}}
+	a.start(t, base.env.Pipeline, func(o *slackbot.Options) {
+		o.Handler = bot.NewHandler(base.env.Pipeline, refusingStore{base.env.Bot}, bot.HandlerOptions{})
+	})
+	a.postEvent(t, "app_mention.json", event{EventID: "EvC1", Channel: "CHR", User: "UHR", Text: "<@UBOT> " + salaryQuestion, TS: nextTS()}, nil)
+	a.fake.waitFor("the short error", 10*time.Second, func() bool {
+		for _, c := range a.fake.callsTo("chat.update") {
+			if strings.Contains(c.Form["text"], "couldn't record my answer") {
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(200 * time.Millisecond)
+	for _, m := range []string{"chat.update", "chat.postMessage"} {
+		for _, c := range a.fake.callsTo(m) {
+			if hrLeak(c.Form["text"]+c.Form["blocks"]) || strings.Contains(c.Form["text"], "5,440,000") {
+				t.Fatalf("%s showed the answer that could not be recorded: %v", m, c.Form)
+			}
+		}
+	}
+}
