@@ -97,13 +97,16 @@ func TestFailedWithdrawalIsRedoneAtTheNextCheck(t *testing.T) {
 	if !hrLeak(hr.Form["blocks"]) {
 		t.Fatalf("setup: %s", hr.Form["blocks"])
 	}
-	store.redactions.Store(1)
+	// Every withdrawal fails (the join's, and the recheck of the answer just given if it runs
+	// after the join) until the database is back.
+	store.redactions.Store(1 << 20)
 	a.join(t, "EvD2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	a.fake.waitFor("the failed withdrawal", 10*time.Second, store.failed.Load)
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
 	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
 		t.Fatalf("withdrawn %d times although the withdrawal failed (the test would prove nothing)", n)
 	}
+	store.redactions.Store(0)
 	a.mention(t, "EvD3", "CHR", "UHR", "How many vacation days do I get per year?")
 	a.fake.waitFor("the hr answer withdrawn at the next check", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) > 0 })
 }
