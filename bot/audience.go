@@ -26,8 +26,9 @@ func ChannelSubject(channelID string) string { return "channel:" + channelID }
 type AudienceState struct {
 	// Version grows by one at every change; 0 means the subject never changed.
 	Version int64
-	// Readers is the fingerprint (ReadersFingerprint) of a channel's readers recorded last;
-	// nil for other subjects and for channels never recorded.
+	// Readers is the fingerprint (ReadersFingerprint) of a channel's readers settled last: the
+	// readers whose withdrawals succeeded (ReadersSettled). Nil for other subjects and for
+	// channels never settled.
 	Readers []byte
 }
 
@@ -42,19 +43,36 @@ type Audiences interface {
 	BumpAudience(ctx context.Context, platform, workspace string, subjects ...string) error
 	// AudienceStates returns the state of each subject, in order, in one query.
 	AudienceStates(ctx context.Context, platform, workspace string, subjects ...string) ([]AudienceState, error)
-	// RecordReaders stores readers (a ReadersFingerprint) as a channel's readers. When they differ
-	// from the recorded ones it bumps the channel's version and reports changed: the caller
-	// then withdraws the answers the new readers may not read (RedactUnreadable). It returns the
-	// channel's version after the call.
+	// RecordReaders stores readers (a ReadersFingerprint) as a channel's readers seen last. When
+	// they differ from the ones seen before it bumps the channel's version and reports changed.
+	// The caller then withdraws the answers the readers may not read (RedactUnreadable) and,
+	// only once that succeeded, settles them (ReadersSettled). It returns the channel's version
+	// after the call.
 	RecordReaders(ctx context.Context, platform, workspace, channel string, readers []byte) (changed bool, version int64, err error)
+	// ReadersSettled records readers (a ReadersFingerprint) as the channel's settled readers:
+	// every answer they may not read was withdrawn. AudienceStates returns them; until they are
+	// settled, every check of the channel withdraws again.
+	ReadersSettled(ctx context.Context, platform, workspace, channel string, readers []byte) error
 	// RedactUnreadable marks as withdrawn every answer shown in the channel (all its threads) that
 	// used a document one of readers may not read, and returns the withdrawn answers whose message
 	// does not show the notice yet (these and any earlier ones whose edit failed). Ephemeral
 	// answers are never withdrawn: only their asker saw them. With no readers nothing is newly
 	// withdrawn and only the pending notices are returned (a cheap check for every question).
 	RedactUnreadable(ctx context.Context, platform, workspace, channel string, readers []rag.Scope) ([]Redaction, error)
-	// RedactionShown records that the message of a withdrawn answer now shows the notice.
-	RedactionShown(ctx context.Context, answerID int64) error
+	// RedactionShown records that the message of a withdrawn answer now shows the notice: unless
+	// the answer's text was written again since red was loaded (red.Writes), when the notice
+	// shown may be under that write and stays pending.
+	RedactionShown(ctx context.Context, red Redaction) error
+	// AnswerWithdrawn is the check before every write of an answer's text: it reports whether
+	// answer id was withdrawn from its conversation, with its notice to show instead of the
+	// text. It returns an error when the store cannot be read: the caller must not write.
+	AnswerWithdrawn(ctx context.Context, answerID int64) (red Redaction, withdrawn bool, err error)
+	// AnswerWritten is the statement after every write of an answer's text (whether or not the
+	// write succeeded: it may have landed): it counts the write and, when the answer was
+	// withdrawn meanwhile, marks its notice as not shown and returns it (withdrawn true), so
+	// that the caller edits the message into the notice again. A notice whose edit fails stays
+	// pending and is retried at the channel's next check.
+	AnswerWritten(ctx context.Context, answerID int64) (red Redaction, withdrawn bool, err error)
 	// PendingRedaction returns the notice still to show for one answer: ok is true when the
 	// answer was withdrawn from its conversation and its message does not show the notice yet.
 	// It returns an error when the store cannot be read.
@@ -78,6 +96,9 @@ type Redaction struct {
 	// when it was never known (the message could not be posted).
 	ReplyRef string
 	Lang     string
+	// Writes is how many writes of the answer's text were recorded when the redaction was
+	// loaded (see RedactionShown).
+	Writes int64
 }
 
 // DistinctScopes returns scopes without repeats (by Key), sorted by Key: the readers of a

@@ -64,6 +64,9 @@ type Incoming struct {
 	// Queued, when set, is told the question's place in line (1 = next) when every answer
 	// worker is busy, so the adapter can say so while the question waits.
 	Queued func(position int)
+	// Recorded, when set, is told the answer's id once it is recorded (reserved), before any of
+	// its text is streamed: every write of that text is then checked against its withdrawal.
+	Recorded func(answerID int64)
 }
 
 // Reason says why a reply is not an answer from the documents. ReasonNone means the pipeline
@@ -97,6 +100,10 @@ const (
 	ReasonEdited Reason = "edited"
 	// ReasonInternalError: a bug (a panic) stopped the answer; it is logged with its stack.
 	ReasonInternalError Reason = "internal_error"
+	// ReasonNotRecorded: the answer could not be recorded with what it depends on (or its
+	// withdrawal could not be checked before showing it), so it is not shown: an answer that
+	// cannot be withdrawn later is never shown.
+	ReasonNotRecorded Reason = "not_recorded"
 )
 
 // Outcomes of a turn, as counted by metrics (see Outgoing.Outcome).
@@ -120,7 +127,7 @@ func (o Outgoing) Outcome() string {
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
-	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError:
+	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError, ReasonNotRecorded:
 		return OutcomeError
 	case ReasonBusy:
 		return OutcomeBusy

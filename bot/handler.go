@@ -112,7 +112,7 @@ func (h *Handler) recovered(ctx context.Context, in Incoming, onDelta func(strin
 
 func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
 	start := in.ReceivedAt
-	in.Text = strings.TrimSpace(in.Text)
+	in.Text = strings.TrimSpace(cleanQuestion(in.Text))
 	lang := rag.AnswerLang(in.Text)
 	attrs := []any{slog.String("platform", in.Conversation.Platform), slog.String("channel_id", in.Conversation.Channel),
 		slog.String("thread_id", in.Conversation.Thread), slog.String("user_id", in.UserID)}
@@ -154,7 +154,15 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 	}
 	actx, cancel := context.WithTimeout(ctx, h.opts.AnswerTimeout)
 	defer cancel()
-	ans, err := h.answerer.Answer(actx, rag.Question{Text: in.Text, History: history, Scope: in.Scope}, onDelta)
+	// Nothing of the answer is shown before it is recorded with what reached it.
+	recorder := &answerRecorder{store: h.store, in: in, lang: lang}
+	q := rag.Question{Text: in.Text, History: history, Scope: in.Scope, Consulted: recorder.consult}
+	ans, err := h.answerer.Answer(actx, q, recorder.deltas(actx, onDelta))
+	reserved, consulted, rerr := recorder.result()
+	if rerr != nil {
+		h.logger.ErrorContext(ctx, "record answer before showing it", append(attrs, slog.Any("error", rerr))...)
+		return reply(ReasonNotRecorded)
+	}
 	if err != nil {
 		if errors.Is(err, rag.ErrNoScope) {
 			return reply(ReasonNoGroup)
@@ -178,12 +186,15 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 		}
 	}
 	rec := newAnswerRecord(in, ans, reason, out.Text, out.Lang, h.opts.Now().Sub(start))
+	rec.ID, rec.Consulted = reserved, append(rec.Consulted, consulted...)
 	// The reply is owed even when the caller gives up: record it with a context of its own.
 	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer scancel()
 	id, err := h.store.SaveAnswer(sctx, rec)
 	if err != nil {
+		// Not shown: an answer that is not recorded could never be withdrawn.
 		h.logger.ErrorContext(ctx, "record answer", append(attrs, slog.Any("error", err))...)
+		return reply(ReasonNotRecorded)
 	}
 	out.AnswerID = id
 	h.logger.InfoContext(ctx, "answered", append(attrs, slog.Int64("answer_id", id), slog.Bool("abstained", ans.Abstained),

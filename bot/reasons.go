@@ -18,6 +18,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonTimeout:              "I couldn't answer in time: the answer took longer than %s. Try again in a minute.",
 		ReasonAttachmentOnly:       "I can't read attached files: I answer from the indexed documentation. Type your question as a message.",
 		ReasonEdited:               "I answer new messages, not edits: send the new wording as a new message and I'll answer it.",
+		ReasonNotRecorded:          "I couldn't record my answer, so I'm not showing it: I only show answers I can withdraw later. Try again in a minute.",
 	},
 	"es": {
 		ReasonEmptyQuestion:        "Hazme una pregunta después de la mención, por ejemplo: “¿cuántos días de vacaciones tengo?”",
@@ -33,6 +34,7 @@ var reasonTexts = map[string]map[Reason]string{
 		ReasonTimeout:              "No pude responder a tiempo: la respuesta tardó más de %s. Inténtalo de nuevo en un minuto.",
 		ReasonAttachmentOnly:       "No puedo leer archivos adjuntos: respondo a partir de la documentación indexada. Escribe tu pregunta como mensaje.",
 		ReasonEdited:               "Respondo mensajes nuevos, no ediciones: envía la nueva redacción como un mensaje nuevo y la responderé.",
+		ReasonNotRecorded:          "No pude registrar mi respuesta, así que no la muestro: solo muestro respuestas que pueda retirar después. Inténtalo de nuevo en un minuto.",
 	},
 }
 

@@ -29,7 +29,17 @@ type Store interface {
 	// SaveAnswer records an answer with the documents it used and, unless rec.VisibleTo is set
 	// (an ephemeral reply), the question and the answer as two turns of rec.Conversation, in one
 	// transaction. It returns the answer's id.
+	// With rec.ID set it completes the reservation rec.ID (ReserveAnswer) instead; an answer
+	// withdrawn meanwhile stays withdrawn and gets no turns. Text is stored as valid UTF-8
+	// without NUL.
 	SaveAnswer(ctx context.Context, rec *AnswerRecord) (int64, error)
+	// ReserveAnswer records an answer before any of its text is shown: its conversation, asker,
+	// audience (VisibleTo, ScopeGroups), question, language, message (ReplyRef) and the documents
+	// that reach it so far (rec.Consulted), marked ReasonNotRecorded until SaveAnswer completes
+	// it. A reserved answer is withdrawn like any other. It returns the answer's id.
+	ReserveAnswer(ctx context.Context, rec *AnswerRecord) (int64, error)
+	// AddConsulted records that more passages reached answer id (a later agent step, say).
+	AddConsulted(ctx context.Context, answerID int64, refs []SourceRef) error
 	// RecentTurns returns up to n of the conversation's latest turns, oldest first, keeping only
 	// turns whose answer used documents that scope may read (and still may) and was not
 	// withdrawn.

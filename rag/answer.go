@@ -2,6 +2,8 @@ package rag
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
 
@@ -43,9 +45,12 @@ type Answer struct {
 	// Answerability is what the direct-answer passage says of the question, beside Evidence.
 	Answerability Answerability
 	Search        *SearchResult
-	Usage         Usage
-	Timings       map[string]time.Duration
-	Cached        bool
+	// Consulted are every passage that reached the reply, cited or not (see
+	// Question.Consulted), in the order they did, with repeats.
+	Consulted []Hit
+	Usage     Usage
+	Timings   map[string]time.Duration
+	Cached    bool
 	// ModelTimedOut says the chat model gave no usable answer (see ModelFallback), so the text
 	// was composed offline from the same sources (and labelled so); such an answer is never
 	// cached.
@@ -71,6 +76,37 @@ type Answer struct {
 	MissingShare float64
 	// UnknownNames are the names the question is about that no source mentions ("Tokyo").
 	UnknownNames []string
+
+	onConsulted func(ctx context.Context, hits []Hit) error // Question.Consulted
+}
+
+// ErrNotRecorded wraps the error of Question.Consulted: the passages could not be recorded, so
+// the answer stopped before they reached it.
+var ErrNotRecorded = errors.New("consulted passages not recorded")
+
+// consult records that hits reach the reply (Consulted) and tells Question.Consulted, before
+// they do.
+func (a *Answer) consult(ctx context.Context, hits []Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	a.Consulted = append(a.Consulted, hits...)
+	if a.onConsulted == nil {
+		return nil
+	}
+	if err := a.onConsulted(ctx, hits); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotRecorded, err)
+	}
+	return nil
+}
+
+// sourceHits returns the hits of sources.
+func sourceHits(sources []Source) []Hit {
+	hits := make([]Hit, len(sources))
+	for i, s := range sources {
+		hits[i] = s.Hit
+	}
+	return hits
 }
 
 // Composer writes an answer's text from numbered sources: the extractive composer offline, a

@@ -68,25 +68,36 @@ const sentencePunct = "?¿!¡.,;:… "
 
 // cacheLookup returns the cached answer to the question ans stands for, filled in for this
 // asking, or nil on a miss. A cache error is logged and counts as a miss.
-func (p *Pipeline) cacheLookup(ctx context.Context, key CacheKey, ans *Answer, onDelta func(string)) *Answer {
+func (p *Pipeline) cacheLookup(ctx context.Context, key CacheKey, ans *Answer, onDelta func(string)) (*Answer, error) {
 	if p.opts.Cache == nil || !key.Valid() {
-		return nil
+		return nil, nil
 	}
 	start := time.Now()
 	hit, err := p.opts.Cache.Lookup(ctx, key)
 	ans.Timings["cache"] = time.Since(start)
 	if err != nil {
 		p.logger.WarnContext(ctx, "answer cache lookup", slog.String("error", err.Error()))
-		return nil
+		return nil, nil
 	}
 	if hit == nil {
-		return nil
+		return nil, nil
 	}
 	hit.Question, hit.StandaloneQuery, hit.Timings, hit.Cached = ans.Question, ans.StandaloneQuery, ans.Timings, true
+	hit.onConsulted = ans.onConsulted
+	// The cached text was drawn from these passages: recorded before it is sent.
+	reached := sourceHits(hit.Sources)
+	if hit.Search != nil {
+		reached = append(reached, hit.Search.Hits...)
+	}
+	consulted := hit.Consulted
+	hit.Consulted = nil
+	if err := hit.consult(ctx, append(reached, consulted...)); err != nil {
+		return nil, err
+	}
 	if onDelta != nil {
 		onDelta(hit.Text)
 	}
-	return hit
+	return hit, nil
 }
 
 // cacheStore records a fresh answer; an error is logged, never returned: the asker already has

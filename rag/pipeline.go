@@ -37,6 +37,12 @@ type Question struct {
 	Text    string
 	History []Turn
 	Scope   Scope
+	// Consulted, when set, is told the passages about to reach the reply, before they do: the
+	// sources given to the composer, the top hit whose owner an abstention names, every passage
+	// an agent's tools returned (before its text is sent), and a cached answer's passages
+	// (before its text is sent). The caller records them (an answer is shown only once what it
+	// depends on is recorded); an error stops the answer, and Answer returns it wrapped.
+	Consulted func(ctx context.Context, hits []Hit) error
 }
 
 // Rewriter turns a follow-up into a standalone query using the earlier turns.
@@ -156,7 +162,8 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 		return nil, ErrNoScope
 	}
 	q.Text = CleanQuestion(q.Text)
-	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{}}
+	ans := &Answer{Question: q.Text, StandaloneQuery: q.Text, Lang: AnswerLang(q.Text), Timings: map[string]time.Duration{},
+		onConsulted: q.Consulted}
 	if reason := notSearchable(q.Text, p.opts.MaxQuestionChars); reason != "" {
 		// Not searched, not rewritten from the thread, not cached: a reason, in the thread's
 		// language when the message has no words of its own.
@@ -189,8 +196,8 @@ func (p *Pipeline) Answer(ctx context.Context, q Question, onDelta func(string))
 	// The period the question names (none: now) decides which documents may be cited; it
 	// depends on the standalone query only, which the key holds.
 	q.Scope = q.Scope.WithPeriod(QuestionPeriod(ans.StandaloneQuery, time.Now()))
-	if hit := p.cacheLookup(ctx, key, ans, onDelta); hit != nil {
-		return hit, nil
+	if hit, err := p.cacheLookup(ctx, key, ans, onDelta); hit != nil || err != nil {
+		return hit, err
 	}
 	if err := p.answerFresh(ctx, q.Scope, ans, translation, onDelta); err != nil {
 		return nil, err
@@ -237,6 +244,10 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		return nil
 	}
 	sources, dropped := AssembleSources(res.Hits, p.opts.MaxSources, p.opts.ContextTokens)
+	// The composer reads every source, and an abstention names the top hit's owner.
+	if err := ans.consult(ctx, append(sourceHits(sources), res.Hits[0])); err != nil {
+		return err
+	}
 	ans.Dropped = dropped
 	// A question answered by passages in the other language is judged, and quoted, by its
 	// translation too.

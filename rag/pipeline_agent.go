@@ -37,6 +37,10 @@ func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, on
 		hits[i] = s.Hit
 	}
 	ans.Search = &SearchResult{Hits: hits}
+	// Every tool result reached the model, cited or not.
+	if err := ans.consult(ctx, hits); err != nil {
+		return true, err
+	}
 	if len(res.Sources) == 0 {
 		abstain(ans, "no_results", "", onDelta)
 		return true, nil

@@ -40,6 +40,7 @@ type Adapter struct {
 	removeHandlers []func()
 
 	pendingChecked *bot.TTLCache[struct{}] // channels whose pending notices this replica checked lately
+	writes         *bot.AnswerWrites       // guards every write of an answer's text and its notice
 
 	connectedMu sync.Mutex
 	connected   map[string]bool // guilds a GUILD_CREATE arrived for in this process
@@ -71,6 +72,7 @@ func New(opts Options) (*Adapter, error) {
 	if st := opts.Handler.Store(); st != nil {
 		store = st
 	}
+	a.writes = bot.NewAnswerWrites(store)
 	a.audience = newAudience(s, store, newAccessMap(opts), opts.GuildIDs, opts.Mode == ModeHTTP, opts.Logger, opts.Now)
 	a.baseCtx, a.cancel = context.WithCancel(context.Background())
 	return a, nil

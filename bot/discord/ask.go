@@ -65,35 +65,45 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	visibleInChannel := visible && aud.thread == nil
 	threadButton := visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton
 	var msg *discordgo.Message
-	var err error
 	var parts []string
 	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
-	if v2 {
-		msg, err = a.editOriginalV2(ctx, i, components, private)
-	} else {
-		r := renderReply(withDiscordHint(out), questionHeader(question), threadButton)
-		msg, err = a.editOriginal(ctx, i, &discordgo.WebhookEdit{
-			Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
-		})
-		if err == nil {
-			a.trace("final", received)
-			parts = a.sendFollowUps(ctx, i, r.Parts[1:], private)
+	err := a.writeAnswer(ctx, out.AnswerID, func() error {
+		var err error
+		if v2 {
+			msg, err = a.editOriginalV2(ctx, i, components, private)
+		} else {
+			r := renderReply(withDiscordHint(out), questionHeader(question), threadButton)
+			msg, err = a.editOriginal(ctx, i, &discordgo.WebhookEdit{
+				Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
+			})
+			if err == nil {
+				parts = a.sendFollowUps(ctx, i, r.Parts[1:], private)
+			}
 		}
-	}
-	if err != nil {
+		if err == nil && visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
+			// Recorded before the write is counted, so that a withdrawal edits these messages.
+			a.recordReply(ctx, out.AnswerID, in.ReplyRef, replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...), v2: v2})
+		}
+		return err
+	})
+	switch {
+	case errors.Is(err, errWithdrawn):
+		a.trace("final", received)
+		return
+	case errors.Is(err, bot.ErrWriteUnchecked):
+		a.logger.ErrorContext(ctx, "check discord answer before showing it; showing a short error instead", slog.String("interaction_id", i.ID), slog.Any("error", err))
+		a.editReason(ctx, i, notRecordedText(out.Lang))
+		return
+	case err != nil:
 		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
 		return
 	}
-	if v2 {
-		a.trace("final", received)
-	}
+	a.trace("final", received)
 	a.logger.InfoContext(ctx, "discord replied",
 		slog.String("interaction_id", i.ID), slog.String("guild_id", i.GuildID), slog.String("channel_id", i.ChannelID),
 		slog.Int64("answer_id", out.AnswerID), slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)),
 		slog.Bool("private", private), slog.Bool("components_v2", v2), slog.String("scope", in.Scope.Key()), slog.Duration("took", a.now().Sub(received)))
 	if visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
-		shown := replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...), v2: v2}
-		a.recordReply(ctx, out.AnswerID, in.ReplyRef, shown)
 		a.recheck(ctx, i.GuildID, aud, version, out.AnswerID)
 	}
 	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {

@@ -32,6 +32,8 @@ type fakeDiscord struct {
 	commands map[string][]json.RawMessage // application commands by guild id ("" = global)
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
+	slow     map[string]time.Duration     // "METHOD path" -> how long the next request takes, once
+	shown    map[string]json.RawMessage   // message id -> the body of the edit applied last
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
 	byID     map[string]*gatewaySession   // the live connection of each gateway session id
 	missed   map[string][]queuedEvent     // events queued for a session until it resumes
@@ -60,7 +62,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, nextID: 880000, botID: "1000",
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
 		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
@@ -226,6 +228,11 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		}
 		key := r.Method + " " + r.URL.Path
 		f.mu.Lock()
+		delay := f.slow[key]
+		delete(f.slow, key)
+		f.mu.Unlock()
+		time.Sleep(delay) // the request is applied when it completes, after any quicker one
+		f.mu.Lock()
 		retry, throttled := f.throttle[key]
 		delete(f.throttle, key)
 		failed := f.failures[key] > 0
@@ -253,11 +260,56 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)
 			return
 		}
+		if r.Method == http.MethodPatch {
+			f.apply(r.URL.Path, body)
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		mux.ServeHTTP(w, r)
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// apply records an edit of a message (an interaction's original response or a channel
+// message) as what the message shows now.
+func (f *fakeDiscord) apply(path string, body []byte) {
+	parts := strings.Split(path, "/")
+	n := len(parts)
+	var id string
+	switch {
+	case n >= 2 && parts[n-1] == "@original":
+		id = originalID(parts[n-3])
+	case n >= 2 && parts[n-2] == "messages":
+		id = parts[n-1]
+	default:
+		return
+	}
+	f.mu.Lock()
+	f.shown[id] = append(json.RawMessage(nil), body...)
+	f.mu.Unlock()
+}
+
+// slowNext makes the next request of method to path take d before Discord applies it.
+func (f *fakeDiscord) slowNext(method, path string, d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.slow[method+" "+path] = d
+}
+
+// shownIn returns the body of the edit message id shows now (nil when never edited).
+func (f *fakeDiscord) shownIn(t *testing.T, id string) map[string]any {
+	t.Helper()
+	f.mu.Lock()
+	raw := f.shown[id]
+	f.mu.Unlock()
+	if raw == nil {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // originalID is the id of an interaction's original response message in the fake: the token's

@@ -73,7 +73,26 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		a.trace("typing", received)
 	}
 	out := a.handler.Handle(ctx, in, nil)
-	ids := a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+	var ids []string
+	err := a.writeAnswer(ctx, out.AnswerID, func() error {
+		ids = a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+		if len(ids) == 0 {
+			return errNotPosted
+		}
+		if m.GuildID != "" && out.AnswerID != 0 {
+			// Recorded before the write is counted, so that a withdrawal edits these messages.
+			a.recordReply(ctx, out.AnswerID, "", replyRef{channel: m.ChannelID, messages: ids})
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errWithdrawn) && len(ids) == 0:
+		// Withdrawn before anything was posted: the asker gets the notice itself.
+		a.replyTo(ctx, m, rendered{Parts: []string{bot.RedactedNotice(out.Lang, a.dmHint(out.Lang))}})
+	case errors.Is(err, bot.ErrWriteUnchecked):
+		a.logger.ErrorContext(ctx, "check discord answer before showing it; showing a short error instead", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
+		a.replyTo(ctx, m, rendered{Parts: []string{notRecordedText(out.Lang)}})
+	}
 	if len(ids) > 0 {
 		a.trace("final", received)
 	}
@@ -81,11 +100,13 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		slog.String("guild_id", m.GuildID), slog.String("channel_id", m.ChannelID), slog.Int64("answer_id", out.AnswerID),
 		slog.String("reason", string(out.Reason)), slog.Int("citations", len(out.Sources)), slog.String("scope", in.Scope.Key()),
 		slog.Duration("took", a.now().Sub(received)))
-	if m.GuildID != "" && out.AnswerID != 0 && len(ids) > 0 {
-		a.recordReply(ctx, out.AnswerID, "", replyRef{channel: m.ChannelID, messages: ids})
+	if m.GuildID != "" && out.AnswerID != 0 && err == nil {
 		a.recheck(ctx, m.GuildID, aud, version, out.AnswerID)
 	}
 }
+
+// errNotPosted says no part of a reply could be posted (replyTo logged why).
+var errNotPosted = errors.New("reply not posted")
 
 // replyTo posts out in m's channel as a reply to m: the first part with the embed and buttons,
 // then the overflow parts. It returns the ids of the messages posted (up to the first that

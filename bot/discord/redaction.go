@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -16,12 +17,15 @@ import (
 // pendingCheckEvery spaces one replica's retries of a channel's notices whose edit failed.
 const pendingCheckEvery = time.Minute
 
-// settleChannel records aud's readers as the channel's when they differ from the ones recorded
-// last by any replica (aud.v.readers), and then withdraws the answers shown in the channel and
-// its threads that a reader may not read, editing each into the notice; force does that even
-// when the readers look unchanged. Notices whose edit failed before are retried at most once a
-// minute per channel. It returns the channel's version after recording (-1 when it could not be
-// recorded) and the answers whose notice it showed. Without a store it does nothing.
+// settleChannel withdraws the answers shown in the channel and its threads that one of aud's
+// readers may not read, editing each into the notice, when those readers are not the ones
+// settled last by any replica (aud.v.readers), and then settles them; force withdraws even when
+// they look settled. The readers are recorded first (bumping the channel's version, for answers
+// in flight: see recheck) but settled only after the withdrawal succeeded, so that a withdrawal
+// that fails, or a process that dies, leaves the next check withdrawing again. Notices whose
+// edit failed before are retried at most once a minute per channel. It returns the channel's
+// version after recording (-1 when it could not be recorded) and the answers whose notice it
+// showed. Without a store it does nothing.
 func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channelAudience, force bool) (int64, []int64) {
 	store := a.handler.Store()
 	if store == nil {
@@ -29,21 +33,23 @@ func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channel
 	}
 	attrs := []any{slog.String("guild_id", guildID), slog.String("channel_id", aud.channelID)}
 	fingerprint := bot.ReadersFingerprint(aud.readers)
-	changed, version := false, aud.v.channel
-	if !bytes.Equal(fingerprint, aud.v.readers) {
-		var err error
-		changed, version, err = store.RecordReaders(ctx, platform, guildID, aud.channelID, fingerprint)
+	unsettled, recorded := !bytes.Equal(fingerprint, aud.v.readers), false
+	version := aud.v.channel
+	if unsettled {
+		changed, ver, err := store.RecordReaders(ctx, platform, guildID, aud.channelID, fingerprint)
 		if err != nil {
 			a.logger.ErrorContext(ctx, "record discord channel viewers", append(attrs, slog.Any("error", err))...)
-			changed, version = true, -1 // withdraw anyway
+			version = -1 // withdraw anyway
+		} else {
+			version, recorded = ver, true
+		}
+		if changed {
+			a.logger.InfoContext(ctx, "discord channel viewers changed", append(attrs, slog.Int("kinds_of_viewers", len(aud.readers)),
+				slog.String("scope", aud.scope.Key()), slog.Int64("version", version))...)
 		}
 	}
-	if changed {
-		a.logger.InfoContext(ctx, "discord channel viewers changed", append(attrs, slog.Int("kinds_of_viewers", len(aud.readers)),
-			slog.String("scope", aud.scope.Key()), slog.Int64("version", version))...)
-	}
 	readers := aud.readers
-	if !changed && !force {
+	if !unsettled && !force {
 		if _, checked := a.pendingChecked.Get(guildID + "/" + aud.channelID); checked {
 			return version, nil
 		}
@@ -52,8 +58,13 @@ func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channel
 	}
 	reds, err := store.RedactUnreadable(ctx, platform, guildID, aud.channelID, readers)
 	if err != nil {
-		a.logger.ErrorContext(ctx, "withdraw discord answers", append(attrs, slog.Any("error", err))...)
+		a.logger.ErrorContext(ctx, "withdraw discord answers; the channel's next check withdraws again", append(attrs, slog.Any("error", err))...)
 		return version, nil
+	}
+	if recorded {
+		if err := store.ReadersSettled(ctx, platform, guildID, aud.channelID, fingerprint); err != nil {
+			a.logger.ErrorContext(ctx, "settle discord channel viewers; the channel's next check withdraws again", append(attrs, slog.Any("error", err))...)
+		}
 	}
 	var shown []int64
 	for _, red := range reds {
@@ -101,15 +112,18 @@ func (a *Adapter) recheck(ctx context.Context, guildID string, aud channelAudien
 }
 
 // showRedaction edits a withdrawn answer's first message into the notice, in the answer's
-// language, with no sources and no buttons, and deletes its other parts. An edit that fails
-// stays pending and is retried at the channel's next check. It reports whether the notice is
-// now recorded as shown.
+// language, with no sources and no buttons, and deletes its other parts, serialised with the
+// writes of the answer's text (see bot.AnswerWrites). An edit that fails stays pending and is
+// retried at the channel's next check. It reports whether the notice is now recorded as shown.
 func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) bool {
 	attrs := []any{slog.String("channel_id", red.Conversation.Channel), slog.Int64("answer_id", red.AnswerID)}
-	if ref, ok := parseReplyRef(red.ReplyRef); !ok {
-		// The message was never known (it could not be posted): nothing to edit.
-		a.logger.WarnContext(ctx, "withdrawn discord answer has no message to edit", attrs...)
-	} else {
+	err := a.writes.Notice(ctx, red, func() error {
+		ref, ok := parseReplyRef(red.ReplyRef)
+		if !ok {
+			// The message was never known (it could not be posted): nothing to edit.
+			a.logger.WarnContext(ctx, "withdrawn discord answer has no message to edit", attrs...)
+			return nil
+		}
 		notice := bot.RedactedNotice(red.Lang, a.dmHint(red.Lang))
 		embeds, components := []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
 		edit := &discordgo.MessageEdit{
@@ -121,21 +135,19 @@ func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) bool {
 			edit = &discordgo.MessageEdit{ID: ref.messages[0], Channel: ref.channel, Components: &components,
 				Flags: discordgo.MessageFlagsIsComponentsV2, AllowedMentions: noMentions}
 		}
-		_, err := a.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
-		if err != nil && !messageGone(err) {
-			a.logger.ErrorContext(ctx, "withdraw discord answer: edit failed; retried at the next check", append(attrs, slog.Any("error", err))...)
-			return false
+		if _, err := a.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil && !messageGone(err) {
+			return fmt.Errorf("edit the message into the notice: %w", err)
 		}
 		for _, id := range ref.messages[1:] {
 			if err := a.session.ChannelMessageDelete(ref.channel, id, discordgo.WithContext(ctx)); err != nil && !messageGone(err) {
-				a.logger.ErrorContext(ctx, "withdraw discord answer: deleting a part failed; retried at the next check", append(attrs, slog.Any("error", err))...)
-				return false
+				return fmt.Errorf("delete part %s: %w", id, err)
 			}
 		}
 		a.logger.InfoContext(ctx, "withdrew discord answer", attrs...)
-	}
-	if err := a.handler.Store().RedactionShown(ctx, red.AnswerID); err != nil {
-		a.logger.ErrorContext(ctx, "record withdrawn discord answer", append(attrs, slog.Any("error", err))...)
+		return nil
+	})
+	if err != nil {
+		a.logger.ErrorContext(ctx, "withdraw discord answer; retried at the channel's next check", append(attrs, slog.Any("error", err))...)
 		return false
 	}
 	return true

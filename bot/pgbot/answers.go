@@ -32,39 +32,49 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 		return 0, fmt.Errorf("encode agent steps: %w", err)
 	}
 	c := rec.Conversation
-	var id int64
+	question, standalone, text := storedText(rec.Question), storedText(rec.StandaloneQuery), storedText(rec.Text)
+	id, shown := rec.ID, true
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
+		var err error
+		if id == 0 {
+			err = tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
 			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, lang, reply_ref,
 			agent_steps, public)
 			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27) RETURNING id, created_at`,
-			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
-			rec.Question, rec.StandaloneQuery, rec.Text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
-			string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
-			rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
-			steps, rec.Public).Scan(&id, &rec.CreatedAt)
+				c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
+				question, standalone, text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
+				string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
+				rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
+				steps, rec.Public).Scan(&id, &rec.CreatedAt)
+		} else {
+			// Completing a reservation (ReserveAnswer): an answer withdrawn meanwhile stays
+			// redacted, and gets no turns.
+			err = tx.QueryRow(ctx, `UPDATE bot_answers SET standalone_query = $2, answer_text = $3, abstained = $4,
+				abstain_reason = $5, reason = $6, evidence = $7, sources = $8, top_hits = $9, timings_ms = $10, total_ms = $11,
+				model = $12, prompt_tokens = $13, completion_tokens = $14, dropped_chunk_ids = $15, cached = $16, lang = $17,
+				agent_steps = $18
+				WHERE id = $1 AND redacted_at IS NULL RETURNING created_at`,
+				id, standalone, text, rec.Abstained, rec.AbstainReason, string(rec.Reason), rec.Evidence, sources, hits,
+				timingsJSON, float64(rec.Total.Microseconds())/1000, rec.Model, rec.PromptTokens, rec.CompletionTokens,
+				nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, steps).Scan(&rec.CreatedAt)
+			if notFound(err) {
+				err, shown = nil, false
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("insert answer: %w", err)
 		}
-		docIDs, chunkIDs, versions := consultedColumns(rec.Consulted)
-		if len(docIDs) > 0 {
-			// A document gone from the index keeps the groups '{}' so that it hides the turn.
-			_, err = tx.Exec(ctx, `INSERT INTO bot_answer_documents (answer_id, document_id, chunk_ids, doc_version, doc_groups)
-				SELECT $1, u.doc_id, u.chunk_ids::bigint[], u.version, coalesce(d.groups, '{}')
-				FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(doc_id, chunk_ids, version)
-				LEFT JOIN documents d ON d.id = u.doc_id`, id, docIDs, chunkIDs, versions)
-			if err != nil {
-				return fmt.Errorf("insert answer documents: %w", err)
-			}
+		if err := addConsulted(ctx, tx, id, rec.Consulted); err != nil {
+			return err
 		}
-		if rec.VisibleTo != "" {
-			return nil // an ephemeral reply is not part of the thread
+		if rec.VisibleTo != "" || !shown {
+			return nil // an ephemeral reply is not part of the thread, nor a withdrawn one
 		}
 		scopeKey := joinGroups(rec.ScopeGroups)
 		_, err = tx.Exec(ctx, `INSERT INTO bot_turns (platform, workspace, channel, thread, role, author, body, scope_key, answer_id)
 			VALUES ($1,$2,$3,$4,'user',$5,$6,$8,$9), ($1,$2,$3,$4,'assistant','',$7,$8,$9)`,
-			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.Question, rec.Text, scopeKey, id)
+			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, question, text, scopeKey, id)
 		if err != nil {
 			return fmt.Errorf("insert turns: %w", err)
 		}

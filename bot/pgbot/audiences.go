@@ -33,7 +33,7 @@ func (s *Store) AudienceStates(ctx context.Context, platform, workspace string, 
 	if len(subjects) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT subject, version, readers FROM bot_audience_versions
+	rows, err := s.pool.Query(ctx, `SELECT subject, version, settled_readers FROM bot_audience_versions
 		WHERE platform = $1 AND workspace = $2 AND subject = ANY($3::text[])`, platform, workspace, subjects)
 	if err != nil {
 		return nil, fmt.Errorf("read audience versions: %w", err)
@@ -100,11 +100,11 @@ WITH readers AS (
 	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND a.visible_to = '' AND a.redacted_at IS NULL
 	  AND EXISTS (SELECT 1 FROM bot_answer_documents ad, readers r
 		WHERE ad.answer_id = a.id AND NOT ad.doc_groups && r.groups)
-	RETURNING a.id, a.thread, a.reply_ref, a.lang, a.question
+	RETURNING a.id, a.thread, a.reply_ref, a.lang, a.question, a.text_writes
 ), turns AS (
 	DELETE FROM bot_turns t USING withdrawn w WHERE t.answer_id = w.id
 )
-SELECT id, thread, reply_ref, lang, question FROM withdrawn
+SELECT id, thread, reply_ref, lang, question, text_writes FROM withdrawn
 UNION
 ` + pendingSQL
 
@@ -112,7 +112,7 @@ UNION
 // index keeps it cheap enough for every question). Answers redacted by retention are not
 // withdrawn: their messages stay as they are.
 const pendingSQL = `
-SELECT id, thread, reply_ref, lang, question FROM bot_answers
+SELECT id, thread, reply_ref, lang, question, text_writes FROM bot_answers
 WHERE platform = $1 AND workspace = $2 AND channel = $3 AND redacted_at IS NOT NULL AND NOT redaction_shown
 	AND redaction_reason = 'audience_widened'
 ORDER BY id`
@@ -145,7 +145,7 @@ func collectRedactions(rows pgx.Rows, platform, workspace, channel string) ([]bo
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (bot.Redaction, error) {
 		red := bot.Redaction{Conversation: bot.ConversationKey{Platform: platform, Workspace: workspace, Channel: channel}}
 		var question string
-		err := r.Scan(&red.AnswerID, &red.Conversation.Thread, &red.ReplyRef, &red.Lang, &question)
+		err := r.Scan(&red.AnswerID, &red.Conversation.Thread, &red.ReplyRef, &red.Lang, &question, &red.Writes)
 		if red.Lang == "" {
 			red.Lang = rag.AnswerLang(question) // answers saved before the language was kept
 		}
@@ -157,22 +157,34 @@ func collectRedactions(rows pgx.Rows, platform, workspace, channel string) ([]bo
 	return out, nil
 }
 
-// RedactionShown implements bot.Audiences.
-func (s *Store) RedactionShown(ctx context.Context, answerID int64) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE bot_answers SET redaction_shown = true WHERE id = $1 AND redaction_reason = 'audience_widened'`, answerID); err != nil {
-		return fmt.Errorf("record notice of answer %d: %w", answerID, err)
+// RedactionShown implements bot.Audiences: only while no write of the answer's text was
+// recorded since red was loaded.
+func (s *Store) RedactionShown(ctx context.Context, red bot.Redaction) error {
+	_, err := s.pool.Exec(ctx, `UPDATE bot_answers SET redaction_shown = true
+		WHERE id = $1 AND redaction_reason = 'audience_widened' AND text_writes = $2`, red.AnswerID, red.Writes)
+	if err != nil {
+		return fmt.Errorf("record notice of answer %d: %w", red.AnswerID, err)
 	}
 	return nil
 }
 
 // PendingRedaction implements bot.Audiences.
 func (s *Store) PendingRedaction(ctx context.Context, answerID int64) (bot.Redaction, bool, error) {
+	return s.loadRedaction(ctx, `SELECT `+redactionColumns+` FROM bot_answers
+		WHERE id = $1 AND redaction_reason = 'audience_widened' AND NOT redaction_shown`, answerID)
+}
+
+// redactionColumns are what loadRedaction scans, in order.
+const redactionColumns = `id, platform, workspace, channel, thread, reply_ref, lang, question, text_writes`
+
+// loadRedaction runs query (one row of redactionColumns for answerID, or none) and returns the
+// notice it describes; ok is false when there is no row.
+func (s *Store) loadRedaction(ctx context.Context, query string, answerID int64) (bot.Redaction, bool, error) {
 	var red bot.Redaction
 	var question string
 	c := &red.Conversation
-	err := s.pool.QueryRow(ctx, `SELECT id, platform, workspace, channel, thread, reply_ref, lang, question FROM bot_answers
-		WHERE id = $1 AND redaction_reason = 'audience_widened' AND NOT redaction_shown`, answerID).Scan(
-		&red.AnswerID, &c.Platform, &c.Workspace, &c.Channel, &c.Thread, &red.ReplyRef, &red.Lang, &question)
+	err := s.pool.QueryRow(ctx, query, answerID).Scan(
+		&red.AnswerID, &c.Platform, &c.Workspace, &c.Channel, &c.Thread, &red.ReplyRef, &red.Lang, &question, &red.Writes)
 	if notFound(err) {
 		return bot.Redaction{}, false, nil
 	}

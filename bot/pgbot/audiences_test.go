@@ -66,9 +66,18 @@ func TestRecordReadersBumpsOnlyOnAChange(t *testing.T) {
 	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", mixed); err != nil || !changed || v != 2 {
 		t.Fatalf("a new reader: changed=%v version=%d err=%v; want changed at 2", changed, v, err)
 	}
+	// Recorded readers are not settled until their withdrawals succeeded: checks still see the
+	// readers settled before (none here), and withdraw again.
 	st, _ := env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1"))
+	if st[0].Version != 2 || st[0].Readers != nil {
+		t.Fatalf("state %+v, want version 2 and no settled readers", st[0])
+	}
+	if err := env.Bot.ReadersSettled(ctx, "slack", "T1", "C1", mixed); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1"))
 	if st[0].Version != 2 || string(st[0].Readers) != string(mixed) {
-		t.Fatalf("state %+v", st[0])
+		t.Fatalf("state %+v after settling, want version 2 and the mixed readers", st[0])
 	}
 	if _, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", []byte("short")); err == nil {
 		t.Fatal("a malformed fingerprint was stored")
@@ -124,7 +133,7 @@ func TestRedactUnreadableWithdrawsOnlyWhatANewReaderMayNotRead(t *testing.T) {
 		t.Fatalf("an answer standing has a pending notice (%v)", err)
 	}
 	for _, r := range got {
-		if err := env.Bot.RedactionShown(ctx, r.AnswerID); err != nil {
+		if err := env.Bot.RedactionShown(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -80,6 +80,8 @@ type Adapter struct {
 	// pendingChecked spaces the retries of failed notices per channel (see settleChannel).
 	pendingChecked *bot.TTLCache[struct{}]
 	streamLimits   streamLimits
+	// writes guards every write of an answer's text and its notice (see bot.AnswerWrites).
+	writes *bot.AnswerWrites
 
 	// work outlives the serving context so that answers in flight finish on shutdown.
 	work       context.Context
@@ -135,7 +137,8 @@ func New(ctx context.Context, opts Options) (*Adapter, error) {
 		roles:      bot.NewVersionedCache[map[string][]string](opts.ScopeTTL, nil),
 		fullScopes: bot.NewVersionedCache[[]rag.Scope](opts.ScopeTTL, nil),
 		pins:       pins, pendingChecked: bot.NewTTLCache[struct{}](pendingCheckEvery, nil), streamLimits: newStreamLimits(),
-		work: work, cancelWork: cancel,
+		writes: bot.NewAnswerWrites(opts.Store),
+		work:   work, cancelWork: cancel,
 	}, nil
 }
 

@@ -100,28 +100,33 @@ func (a *Adapter) channelMembers(ctx context.Context, channel string) ([]string,
 // pendingCheckEvery spaces one replica's retries of a channel's failed notices.
 const pendingCheckEvery = time.Minute
 
-// settleChannel records aud as the channel's readers when they differ from the ones recorded
-// last by any replica (v.readers, read with the versions), and then withdraws the answers shown
-// there that a reader may not read; force does that even when they look unchanged. Notices
-// whose edit failed before are retried at most once a minute per channel. It returns the
-// channel's version after recording, or -1 when it could not be recorded.
+// settleChannel withdraws the answers shown in channel that one of aud's readers may not read
+// when those readers are not the ones settled last by any replica (v.readers), and then settles
+// them; force withdraws even when they look settled. The readers are recorded first (bumping
+// the channel's version, for answers in flight on other replicas: see recheckChannel) but
+// settled only after the withdrawal succeeded, so that a withdrawal that fails, or a process
+// that dies, leaves the next check withdrawing again. Notices whose edit failed before are
+// retried at most once a minute per channel. It returns the channel's version after recording,
+// or -1 when it could not be recorded.
 func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v versions, aud audience, force bool) int64 {
 	fingerprint := bot.ReadersFingerprint(aud.readers)
-	changed, version := false, v.channel
-	if !bytes.Equal(fingerprint, v.readers) {
-		var err error
-		changed, version, err = a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, fingerprint)
+	unsettled, recorded := !bytes.Equal(fingerprint, v.readers), false
+	version := v.channel
+	if unsettled {
+		changed, ver, err := a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, fingerprint)
 		if err != nil {
 			a.logger.ErrorContext(ctx, "record slack channel readers", slog.String("channel_id", channel), slog.Any("error", err))
-			changed, version = true, -1 // check anyway
+			version = -1 // withdraw anyway
+		} else {
+			version, recorded = ver, true
+		}
+		if changed {
+			a.logger.InfoContext(ctx, "slack channel readers changed", slog.String("channel_id", channel), slog.Int("members", aud.members),
+				slog.Bool("public", aud.public), slog.String("scope", aud.scope.Key()), slog.Int64("version", version))
 		}
 	}
-	if changed {
-		a.logger.InfoContext(ctx, "slack channel readers changed", slog.String("channel_id", channel), slog.Int("members", aud.members),
-			slog.Bool("public", aud.public), slog.String("scope", aud.scope.Key()), slog.Int64("version", version))
-	}
 	readers := aud.readers
-	if !changed && !force {
+	if !unsettled && !force {
 		if !a.pendingDue(channel) {
 			return version
 		}
@@ -129,8 +134,13 @@ func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v ver
 	}
 	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, readers)
 	if err != nil {
-		a.logger.ErrorContext(ctx, "withdraw slack answers", slog.String("channel_id", channel), slog.Any("error", err))
+		a.logger.ErrorContext(ctx, "withdraw slack answers; the channel's next check withdraws again", slog.String("channel_id", channel), slog.Any("error", err))
 		return version
+	}
+	if recorded {
+		if err := a.opts.Store.ReadersSettled(ctx, platform, a.teamID, channel, fingerprint); err != nil {
+			a.logger.ErrorContext(ctx, "settle slack channel readers; the channel's next check withdraws again", slog.String("channel_id", channel), slog.Any("error", err))
+		}
 	}
 	for _, red := range reds {
 		a.showRedaction(ctx, red)
@@ -148,14 +158,17 @@ func (a *Adapter) pendingDue(channel string) bool {
 }
 
 // showRedaction edits a withdrawn answer's message into the notice, in the answer's language,
-// offering a DM with the bot. An edit that fails stays pending and is retried at the channel's
-// next check.
+// offering a DM with the bot, serialised with the writes of the answer's text (see
+// bot.AnswerWrites). An edit that fails stays pending and is retried at the channel's next
+// check.
 func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) {
 	attrs := []any{slog.String("channel_id", red.Conversation.Channel), slog.Int64("answer_id", red.AnswerID)}
-	if red.ReplyRef == "" {
-		// The message was never known (it could not be posted): nothing to edit.
-		a.logger.WarnContext(ctx, "withdrawn slack answer has no message to edit", attrs...)
-	} else {
+	err := a.writes.Notice(ctx, red, func() error {
+		if red.ReplyRef == "" {
+			// The message was never known (it could not be posted): nothing to edit.
+			a.logger.WarnContext(ctx, "withdrawn slack answer has no message to edit", attrs...)
+			return nil
+		}
 		text := bot.RedactedNotice(red.Lang, "<@"+a.botUserID+">")
 		block := slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)
 		err := withRetry(ctx, func() error {
@@ -164,13 +177,13 @@ func (a *Adapter) showRedaction(ctx context.Context, red bot.Redaction) {
 			return err
 		})
 		if err != nil && !messageGone(err) {
-			a.logger.ErrorContext(ctx, "withdraw slack answer: edit failed; retried at the next check", append(attrs, slog.Any("error", err))...)
-			return
+			return fmt.Errorf("edit the message into the notice: %w", err)
 		}
 		a.logger.InfoContext(ctx, "withdrew slack answer", attrs...)
-	}
-	if err := a.opts.Store.RedactionShown(ctx, red.AnswerID); err != nil {
-		a.logger.ErrorContext(ctx, "record withdrawn slack answer", append(attrs, slog.Any("error", err))...)
+		return nil
+	})
+	if err != nil {
+		a.logger.ErrorContext(ctx, "withdraw slack answer; retried at the channel's next check", append(attrs, slog.Any("error", err))...)
 	}
 }
 

@@ -202,7 +202,7 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 // incoming is the bot turn of q, replying through r.
 func (a *Adapter) incoming(q question, r *reply, text string, scope rag.Scope, audience bot.Audience) bot.Incoming {
 	return bot.Incoming{Conversation: a.conversation(q), UserID: q.user, Text: text, Scope: scope, Audience: audience,
-		ReceivedAt: q.received, Queued: r.queued, ReplyRef: r.ts}
+		ReceivedAt: q.received, Queued: r.queued, ReplyRef: r.ts, Recorded: func(id int64) { r.answer.Store(id) }}
 }
 
 // accessUnknown replies that access could not be resolved: never search without knowing who

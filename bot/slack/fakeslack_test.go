@@ -61,13 +61,19 @@ type fakeSlack struct {
 	// makes chat.startStream unknown, as on older workspaces and GovSlack
 	assistant   map[string]bool
 	noStreaming bool
+	// hold, when set, is asked of every call before it is served: a delay (the call is applied
+	// when it completes) or a Retry-After in seconds (the call answers 429).
+	hold func(method string, form map[string]string) (delay time.Duration, retryAfter string)
+	// shown is what each message ("channel/ts") shows now: the text and blocks of the post or
+	// update applied last.
+	shown map[string]string
 	// socket mode
 	sockets chan *websocket.Conn
 	acks    chan map[string]any
 }
 
 func newFakeSlack(t *testing.T) *fakeSlack {
-	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{}, errCode: map[string]string{}, assistant: map[string]bool{},
+	f := &fakeSlack{t: t, users: map[string]fakeUser{}, members: map[string][]string{}, info: map[string]fakeChannel{}, throttle: map[string]int{}, fail: map[string]int{}, errCode: map[string]string{}, assistant: map[string]bool{}, shown: map[string]string{},
 		sockets: make(chan *websocket.Conn, 4), acks: make(chan map[string]any, 64)}
 	f.user(fakeUser{ID: "UBOT", Bot: true})
 	mux := http.NewServeMux()
@@ -141,6 +147,20 @@ func (f *fakeSlack) throttleNext(method string, n int) {
 	f.throttle[method] = n
 }
 
+// shownIn returns what message ts of channel shows now.
+func (f *fakeSlack) shownIn(channel, ts string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.shown[channel+"/"+ts]
+}
+
+// setHold sets hold (see fakeSlack.hold).
+func (f *fakeSlack) setHold(hold func(method string, form map[string]string) (time.Duration, string)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = hold
+}
+
 // callsTo returns the recorded calls of one method.
 func (f *fakeSlack) callsTo(method string) []call {
 	f.mu.Lock()
@@ -187,6 +207,22 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		form[k] = v[0]
 	}
 	f.mu.Lock()
+	hold := f.hold
+	f.mu.Unlock()
+	if hold != nil {
+		delay, retryAfter := hold(method, form)
+		if retryAfter != "" {
+			f.mu.Lock()
+			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
+			f.mu.Unlock()
+			w.Header().Set("Retry-After", retryAfter)
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"ok":false,"error":"ratelimited"}`))
+			return
+		}
+		time.Sleep(delay)
+	}
+	f.mu.Lock()
 	f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
 	if f.throttle[method] > 0 {
 		f.throttle[method]--
@@ -216,8 +252,10 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 		f.ts++
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": fmt.Sprintf("1700000100.%06d", f.ts),
 			"message": map[string]any{"text": form["text"]}}
+		f.shown[form["channel"]+"/"+resp["ts"].(string)] = form["text"] + "\n" + form["blocks"]
 	case "chat.update":
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"], "text": form["text"]}
+		f.shown[form["channel"]+"/"+form["ts"]] = form["text"] + "\n" + form["blocks"]
 	case "chat.postEphemeral":
 		f.ts++
 		resp = map[string]any{"ok": true, "message_ts": fmt.Sprintf("1700000100.%06d", f.ts)}

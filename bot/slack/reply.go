@@ -2,10 +2,12 @@ package slack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -25,6 +27,11 @@ type reply struct {
 	ts       string // the placeholder's timestamp; "" when it could not be posted
 	style    replyStyle
 	initial  string // posted instead of the placeholder text when set (words already written)
+
+	// answer is the recorded answer's id once known: every write of its text is checked
+	// against its withdrawal (Adapter.writeAnswer); withdrawn stops the streamed updates.
+	answer    atomic.Int64
+	withdrawn atomic.Bool
 
 	mu        sync.Mutex
 	text      strings.Builder
@@ -107,14 +114,22 @@ func (r *reply) updateLoop(ctx context.Context) {
 		case <-tick.C:
 		}
 		r.mu.Lock()
-		if !r.dirty || r.throttled {
+		if !r.dirty || r.throttled || r.withdrawn.Load() {
 			r.mu.Unlock()
 			continue
 		}
 		text := r.text.String()
 		r.dirty = false
 		r.mu.Unlock()
-		_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(escape(truncate(text, maxSectionChars-2))+" …", false))
+		red, withdrawn, err := r.a.writes.Write(ctx, r.answer.Load(), func() error {
+			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(escape(truncate(text, maxSectionChars-2))+" …", false))
+			return err
+		})
+		if withdrawn {
+			r.withdrawn.Store(true)
+			r.a.showRedaction(ctx, red)
+			continue
+		}
 		if wait, ok := rateLimited(err); ok {
 			r.mu.Lock()
 			r.throttled = true
@@ -128,37 +143,51 @@ func (r *reply) updateLoop(ctx context.Context) {
 
 // finish writes the final reply: into the placeholder when there is one (waiting out 429s),
 // else, or when that fails, as one new message in the thread, whose ts is then recorded with
-// the answer so it can be withdrawn in place. It may be called again after a panic.
+// the answer so it can be withdrawn in place. Every attempt is checked against the answer's
+// withdrawal (writeAnswer): a withdrawn answer shows its notice, and an answer whose
+// withdrawal cannot be checked shows ReasonNotRecorded instead. It may be called again after a
+// panic.
 func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 	r.stopOnce.Do(func() { close(r.stop) })
 	r.stopped.Wait()
+	if out.AnswerID != 0 {
+		r.answer.Store(out.AnswerID)
+	}
+	err := r.write(ctx, r.answer.Load(), out)
+	if errors.Is(err, bot.ErrWriteUnchecked) {
+		r.a.logger.ErrorContext(ctx, "check slack answer before showing it; showing a short error instead", slog.String("channel_id", r.channel), slog.Any("error", err))
+		err = r.write(ctx, 0, notRecorded(out))
+	}
+	if err == nil || errors.Is(err, errWithdrawn) {
+		r.a.trace("final", r.received)
+		return
+	}
+	r.a.logger.ErrorContext(ctx, "post slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
+}
+
+// write writes out as answer id's final reply (see finish).
+func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 	blocks, fallback := renderReplyWith(out, r.style)
 	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
-	var err error
 	if r.ts != "" {
-		err = withRetry(ctx, func() error {
+		err := r.a.writeAnswer(ctx, id, func() error {
 			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)
 			return err
 		})
-		if err == nil {
-			r.a.trace("final", r.received)
-			return
+		if err == nil || errors.Is(err, errWithdrawn) || errors.Is(err, bot.ErrWriteUnchecked) {
+			return err
 		}
 		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 	}
-	var ts string
-	err = withRetry(ctx, func() (err error) {
-		_, ts, err = r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
-		return err
-	})
-	if err != nil {
-		r.a.logger.ErrorContext(ctx, "post slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
-		return
-	}
-	if out.AnswerID != 0 {
-		if err := r.a.opts.Store.SetReplyRef(ctx, out.AnswerID, ts); err != nil {
-			r.a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
+	return r.a.writeAnswer(ctx, id, func() error {
+		_, ts, err := r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
+		if err != nil || id == 0 {
+			return err
 		}
-	}
-	r.a.trace("final", r.received)
+		// Recorded before the write is counted, so that a withdrawal edits this message.
+		if err := r.a.opts.Store.SetReplyRef(ctx, id, ts); err != nil {
+			r.a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", id), slog.Any("error", err))
+		}
+		return nil
+	})
 }

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -207,25 +208,34 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 	if same && len(tail) > 0 {
 		opts = append(opts, slack.MsgOptionBlocks(tail...))
 	}
-	err := withRetry(ctx, func() error {
+	if out.AnswerID != 0 {
+		// Recorded before the writes, so that a withdrawal edits this message.
+		if err := a.opts.Store.SetReplyRef(ctx, out.AnswerID, ts); err != nil {
+			a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
+		}
+	}
+	err := a.writeAnswer(ctx, out.AnswerID, func() error {
 		_, _, err := a.api.StopStreamContext(ctx, s.q.channel, ts, opts...)
 		return err
 	})
+	if errors.Is(err, errWithdrawn) {
+		return
+	}
 	if err != nil {
 		a.logger.WarnContext(ctx, "stop slack stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 	}
+	id := out.AnswerID
+	if errors.Is(err, bot.ErrWriteUnchecked) {
+		blocks, fallback = renderReplyWith(notRecorded(out), replyStyle{})
+		id = 0 // a short error, no answer text
+	}
 	if !same || err != nil {
-		err = withRetry(ctx, func() error {
+		err = a.writeAnswer(ctx, id, func() error {
 			_, _, _, err := a.api.UpdateMessageContext(ctx, s.q.channel, ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
 			return err
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, errWithdrawn) {
 			a.logger.ErrorContext(ctx, "write slack answer over its stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
-		}
-	}
-	if out.AnswerID != 0 {
-		if err := a.opts.Store.SetReplyRef(ctx, out.AnswerID, ts); err != nil {
-			a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
 		}
 	}
 	a.trace("final", s.q.received)

@@ -229,6 +229,9 @@ type storedAnswer struct {
 	// Reached is an abstention's top hit: its owner may be named in the text, so the entry
 	// depends on its version too, and a hit restores it as the answer's only search hit.
 	Reached *storedSource `json:"reached,omitempty"`
+	// Consulted are the other passages that reached the answer, uncited (its composer or model
+	// read them): the entry depends on their versions too, and a hit restores them.
+	Consulted []storedSource `json:"consulted,omitempty"`
 }
 
 type storedSource struct {
@@ -262,6 +265,11 @@ func newStoredAnswer(a *rag.Answer) storedAnswer {
 		top := newStoredSource(0, a.Search.Hits[0])
 		s.Reached = &top
 	}
+	for _, h := range a.Consulted {
+		src := newStoredSource(0, h)
+		src.Content = "" // only its document and version matter
+		s.Consulted = append(s.Consulted, src)
+	}
 	return s
 }
 
@@ -288,6 +296,9 @@ func (s storedAnswer) answer() *rag.Answer {
 	if s.Reached != nil {
 		a.Search = &rag.SearchResult{Hits: []rag.Hit{s.Reached.hit()}}
 	}
+	for _, src := range s.Consulted {
+		a.Consulted = append(a.Consulted, src.hit())
+	}
 	return a
 }
 
@@ -300,6 +311,9 @@ func (s storedAnswer) dependsOn() []rag.Source {
 	}
 	if s.Reached != nil {
 		out = append(out, rag.Source{Hit: s.Reached.hit()})
+	}
+	for _, src := range s.Consulted {
+		out = append(out, rag.Source{Hit: src.hit()})
 	}
 	return out
 }

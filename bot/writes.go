@@ -1,0 +1,102 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrWriteUnchecked is returned by AnswerWrites.Write when the store cannot say whether the
+// answer was withdrawn, or cannot count the write: the caller shows ReasonNotRecorded instead.
+var ErrWriteUnchecked = errors.New("answer's withdrawal could not be checked")
+
+// AnswerWrites enforces, for one replica, the rule every write of an answer's text follows
+// (first post, streamed text, updates, retries after a 429, edits): the write happens only
+// when the store says the answer was not withdrawn, it is counted right after, and a
+// withdrawal that landed meanwhile is shown again. One replica's writes to one answer's message
+// (its text and its notice) are serialised, so a notice cannot be overwritten by a write of the
+// same replica that started before it; a write of another replica is caught by AnswerWritten.
+// The zero value is not usable: use NewAnswerWrites. A nil store lets every write through.
+type AnswerWrites struct {
+	store Audiences
+
+	mu   sync.Mutex
+	held map[int64]*answerLock
+}
+
+type answerLock struct {
+	mu   sync.Mutex
+	refs int
+}
+
+// NewAnswerWrites returns the write guard of one replica over store.
+func NewAnswerWrites(store Audiences) *AnswerWrites {
+	return &AnswerWrites{store: store, held: map[int64]*answerLock{}}
+}
+
+// lock takes answer id's lock and returns its release.
+func (w *AnswerWrites) lock(id int64) func() {
+	w.mu.Lock()
+	l := w.held[id]
+	if l == nil {
+		l = &answerLock{}
+		w.held[id] = l
+	}
+	l.refs++
+	w.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		w.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(w.held, id)
+		}
+		w.mu.Unlock()
+	}
+}
+
+// Write runs write, one write of answer id's text to its message, under the answer's lock,
+// after checking that the answer was not withdrawn, and records it after. When the answer was
+// withdrawn, before (write not called) or during the write, it returns the notice and
+// withdrawn true: the caller must show it (Notice) instead. It returns write's error, or
+// ErrWriteUnchecked when the store cannot check (write not called: an answer whose withdrawal
+// cannot be checked is not shown) or cannot count the write. An id of 0 (no recorded answer) is written without checks.
+func (w *AnswerWrites) Write(ctx context.Context, id int64, write func() error) (red Redaction, withdrawn bool, err error) {
+	if id == 0 || w.store == nil {
+		return Redaction{}, false, write()
+	}
+	unlock := w.lock(id)
+	defer unlock()
+	red, withdrawn, err = w.store.AnswerWithdrawn(ctx, id)
+	if err != nil {
+		return Redaction{}, false, fmt.Errorf("%w: before writing answer %d: %w", ErrWriteUnchecked, id, err)
+	}
+	if withdrawn {
+		return red, true, nil
+	}
+	werr := write()
+	red, withdrawn, err = w.store.AnswerWritten(context.WithoutCancel(ctx), id)
+	if err != nil {
+		return Redaction{}, false, fmt.Errorf("%w: after writing answer %d: %w", ErrWriteUnchecked, id, err)
+	}
+	if withdrawn {
+		return red, true, nil
+	}
+	return Redaction{}, false, werr
+}
+
+// Notice runs show, the edit of red's message into its notice, under the answer's lock, and
+// records the notice shown when show succeeds (unless the answer's text was written again since
+// red was loaded). It returns show's or the store's error; the notice then stays pending.
+func (w *AnswerWrites) Notice(ctx context.Context, red Redaction, show func() error) error {
+	unlock := w.lock(red.AnswerID)
+	defer unlock()
+	if err := show(); err != nil {
+		return err
+	}
+	if w.store == nil {
+		return nil
+	}
+	return w.store.RedactionShown(ctx, red)
+}
