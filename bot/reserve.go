@@ -48,7 +48,8 @@ func (r *answerRecorder) record(ctx context.Context, refs []SourceRef) error {
 		return r.err
 	}
 	rec := &AnswerRecord{Conversation: r.in.Conversation, AskerID: r.in.UserID, Question: r.in.Text,
-		ScopeGroups: r.in.Scope.Groups(), Lang: r.lang, ReplyRef: r.in.ReplyRef, Consulted: r.consulted}
+		ScopeGroups: r.in.Scope.Groups(), Lang: r.lang, ReplyRef: r.in.ReplyRef, Consulted: r.consulted,
+		Public: r.in.Public && !r.in.Ephemeral}
 	if r.in.Ephemeral {
 		rec.VisibleTo = r.in.UserID
 	}
