@@ -84,24 +84,42 @@ type Report struct {
 	Checked    int            // texts the oracle checked
 	Shown      int            // codes shown to readers allowed to read them (the check has material)
 	ShownBy    map[string]int // the same, per path of the message
-	Unanswered int            // replies that did not come in time (not leaks; reported)
-	Leaks      []Leak
+	// Allowed counts, per path, the tries that showed someone a code everyone who saw it may
+	// read: proof that the path's answers reach people (a run of refusals shows none).
+	Allowed map[string]int
+	// Unanswered counts the questions and clicks whose reply did not come in time: cita is never
+	// silent, so the tests fail on any.
+	Unanswered   int
+	UnansweredBy map[string]int
+	Leaks        []Leak
 	Took       time.Duration
 }
 
-// Write prints the report in a few lines.
+// LeaksBy returns the number of leaks per path of the try they belong to (Leak.Try).
+func (r *Report) LeaksBy() map[string]int {
+	out := map[string]int{}
+	for _, l := range r.Leaks {
+		out[l.Try()]++
+	}
+	return out
+}
+
+// Write prints the report: a summary line, then per path the tries, the tries that showed an
+// allowed code, the replies that did not come and the leaks, then the first leaks.
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "leak harness: %d questions and %d clicks/reads over %d paths, %d membership changes, %d texts checked holding %d allowed codes, in %s (%.0f questions/s)\n",
 		r.Questions, r.Clicks, len(r.Paths), r.Changes, r.Checked, r.Shown, r.Took.Round(time.Millisecond), float64(r.Questions)/max(r.Took.Seconds(), 1e-9))
-	fmt.Fprintf(w, "  %-28s %6s  %s\n", "path", "tries", "allowed codes shown")
-	for _, p := range slices.Sorted(maps.Keys(r.Paths)) {
-		shown := 0
-		for k, n := range r.ShownBy {
-			if k == p || strings.HasPrefix(k, p+" (") {
-				shown += n
-			}
+	leaks := r.LeaksBy()
+	paths := slices.Collect(maps.Keys(r.Paths))
+	for p := range leaks {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p) // a leak outside the tries: a withdrawal, a lost event
 		}
-		fmt.Fprintf(w, "  %-28s %6d  %d\n", p, r.Paths[p], shown)
+	}
+	slices.Sort(paths)
+	fmt.Fprintf(w, "  %-28s %6s %8s %8s %6s\n", "path", "tries", "allowed", "silent", "leaks")
+	for _, p := range paths {
+		fmt.Fprintf(w, "  %-28s %6d %8d %8d %6d\n", p, r.Paths[p], r.Allowed[p], r.UnansweredBy[p], leaks[p])
 	}
 	if r.Unanswered > 0 {
 		fmt.Fprintf(w, "replies that did not come in time: %d\n", r.Unanswered)
@@ -120,6 +138,7 @@ func (r *Report) Write(w io.Writer) {
 type run struct {
 	cfg     Config
 	rng     *rand.Rand
+	dice    *dice // decisions taken while answers are in flight
 	org     *org
 	corpus  *corpus
 	oracle  *oracle
@@ -159,7 +178,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	o := newOrg(rng, orgSize{groups: 6, people: 40, slackChannels: 12, discordChannels: 6})
 	o.guestJoins = cfg.faults.failJoinLookups > 0 || cfg.faults.dropJoins
 	c := newCorpus(rng, o)
-	r := &run{cfg: cfg, rng: rng, org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{}}}
+	r := &run{cfg: cfg, rng: rng, dice: newDice(cfg.Seed), org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{},
+		Allowed: map[string]int{}, UnansweredBy: map[string]int{}}}
 	emb := hashembed.New(0)
 	for range 2 {
 		rep, err := openReplica(ctx, cfg.ConnString, cfg.Schema, emb, cfg.Logger)
@@ -178,11 +198,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.cli1 = pipelineCLI(r.reps[0].pipeline, r.cfg.CLIPrint)
 	var err error
-	r.slack, err = newSlackSide(ctx, o, r.oracle, r.reps, cfg.Timeout, cfg.faults, cfg.Logger)
+	r.slack, err = newSlackSide(ctx, o, r.oracle, r.dice, r.reps, cfg.Timeout, cfg.faults, cfg.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("leakcheck: slack: %w", err)
 	}
-	r.discord, err = newDiscordSide(o, r.oracle, r.reps, cfg.Timeout, cfg.Logger)
+	r.discord, err = newDiscordSide(o, r.oracle, r.dice, r.reps, cfg.Timeout, cfg.Logger)
 	if err != nil {
 		r.slack.close(ctx)
 		return nil, fmt.Errorf("leakcheck: discord: %w", err)
@@ -274,11 +294,15 @@ func (r *run) settle(ctx context.Context) {
 	}
 }
 
-// count records one try of path; question says whether it was a question.
-func (r *run) count(path string, question, answered bool) {
+// count records one try of path; question says whether it was a question, answered whether its
+// reply came in time, allowed whether it showed a code every reader may read.
+func (r *run) count(path string, question, answered, allowed bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.report.Paths[path]++
+	if allowed {
+		r.report.Allowed[path]++
+	}
 	if question {
 		r.report.Questions++
 	} else {
@@ -286,6 +310,7 @@ func (r *run) count(path string, question, answered bool) {
 	}
 	if !answered {
 		r.report.Unanswered++
+		r.report.UnansweredBy[path]++
 	}
 }
 

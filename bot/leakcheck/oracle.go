@@ -20,6 +20,17 @@ type Leak struct {
 	Excerpt string
 }
 
+// Try returns the path of the try the leak belongs to: "slack mention" for "withdrawal after a
+// join (slack mention)" and "slack /cita (ephemeral)".
+func (l Leak) Try() string {
+	p := l.Path
+	if inner, ok := strings.CutPrefix(p, "withdrawal after a join ("); ok {
+		p = strings.TrimSuffix(inner, ")")
+	}
+	p, _, _ = strings.Cut(p, " (")
+	return p
+}
+
 func (l Leak) String() string {
 	return fmt.Sprintf("%s: %s code %s of %s (groups %s) reached %s in %s: %q", l.Path, l.Kind, l.Code, l.Doc,
 		strings.Join(l.Groups, ","), l.Reader, l.Where, l.Excerpt)
@@ -47,37 +58,50 @@ type oracle struct {
 	mu       sync.Mutex
 	leaks    []Leak
 	messages map[string]*shown          // "platform/channel/ref" -> current version
-	asked    map[string]map[string]bool // conversation -> codes its questions named
+	asked    map[string]map[string]bool // conversation -> codes its question in flight named
+	// allowedNow: conversations whose try in flight showed a code every reader may read.
+	allowedNow map[string]bool
 	checked  int
 	shown    int // codes shown to someone who may read them: proof that answers carry codes
 	byPath   map[string]int
 }
 
 func newOracle(o *org, c *corpus) *oracle {
-	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{}, byPath: map[string]int{}}
+	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{},
+		allowedNow: map[string]bool{}, byPath: map[string]int{}}
 }
 
-// ask records that a question naming codes was asked in conversation: whoever reads it there
-// read those codes from the asker, not from cita.
-func (or *oracle) ask(conversation, question string) {
-	codes := codePattern.FindAllString(question, -1)
-	if len(codes) == 0 {
-		return
+// ask records that a question naming codes is asked in conversation now, in view of whoever
+// reads it there: those codes came from the asker, not from cita, in the replies to this
+// question (texts are the question and, for a follow-up, the thread's earlier questions its
+// memory draws on). The exemption lasts until the conversation's next question: a code named
+// once is not exempt in the rest of the run, so a later leak of it there is still seen. It also
+// starts the conversation's try: took reports whether the try showed an allowed code.
+func (or *oracle) ask(conversation string, texts ...string) {
+	m := map[string]bool{}
+	for _, t := range texts {
+		for _, c := range codePattern.FindAllString(t, -1) {
+			m[strings.ToUpper(c)] = true
+		}
 	}
 	or.mu.Lock()
 	defer or.mu.Unlock()
-	m := or.asked[conversation]
-	if m == nil {
-		m = map[string]bool{}
-		or.asked[conversation] = m
-	}
-	for _, c := range codes {
-		m[strings.ToUpper(c)] = true
-	}
+	or.asked[conversation] = m
+	delete(or.allowedNow, conversation)
 }
 
-// codesIn returns the known codes in text that conversation's questions did not name. or.mu is
-// held.
+// took reports whether the try now in conversation (since its ask) showed a code that every
+// reader it reached may read: proof that answers there reach people and carry content.
+func (or *oracle) took(conversation string) bool {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	ok := or.allowedNow[conversation]
+	delete(or.allowedNow, conversation)
+	return ok
+}
+
+// codesIn returns the known codes in text that conversation's question in flight did not name.
+// or.mu is held.
 func (or *oracle) codesIn(conversation, text string) []string {
 	var out []string
 	for _, c := range codePattern.FindAllString(text, -1) {
@@ -92,17 +116,27 @@ func (or *oracle) codesIn(conversation, text string) []string {
 // see checks text shown to readers now and records the leaks. or.mu and or.org.mu are held.
 func (or *oracle) see(path, where, text string, codes []string, readers []*person) {
 	or.checked++
+	allowed := map[string]bool{}
+	for _, c := range codes {
+		allowed[c] = len(readers) > 0
+	}
 	for _, p := range readers {
 		groups := or.org.groupsOfLocked(p, identityPath(path))
 		for _, c := range codes {
 			info := or.corpus.codes[c]
 			if !info.doc.mayRead(groups) {
+				allowed[c] = false
 				or.leaks = append(or.leaks, Leak{Path: path, Where: where, Reader: p.describe(), Code: c, Kind: info.kind,
 					Doc: info.doc.path, Groups: info.doc.groups, Excerpt: excerpt(text, c)})
 				continue
 			}
 			or.shown++
 			or.byPath[path]++
+		}
+	}
+	for _, ok := range allowed {
+		if ok {
+			or.allowedNow[where] = true
 		}
 	}
 }

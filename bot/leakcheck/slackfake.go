@@ -3,7 +3,6 @@ package leakcheck
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,8 +14,8 @@ import (
 var lookup = map[string]bool{"users.list": true, "users.info": true, "conversations.info": true,
 	"conversations.members": true, "usergroups.list": true}
 
-// flaky reports whether a lookup fails this time (2%).
-func flaky() bool { return rand.IntN(50) == 0 }
+// lookupFailsOneIn is how often a lookup of who reads what fails (2%), drawn from the run's dice.
+const lookupFailsOneIn = 50
 
 // slackBot is the fake workspace's bot user.
 const slackBot = "UBOT"
@@ -29,6 +28,7 @@ type fakeSlack struct {
 	srv    *httptest.Server
 	org    *org
 	oracle *oracle
+	dice   *dice
 
 	mu      sync.Mutex
 	ts      int
@@ -45,8 +45,8 @@ type slackFinal struct {
 	answerID int64
 }
 
-func newFakeSlack(o *org, or *oracle) *fakeSlack {
-	f := &fakeSlack{org: o, oracle: or, finals: map[string]chan slackFinal{}, paths: map[string]string{},
+func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
+	f := &fakeSlack{org: o, oracle: or, dice: d, finals: map[string]chan slackFinal{}, paths: map[string]string{},
 		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
@@ -93,7 +93,7 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/")
 	form := func(k string) string { return r.Form.Get(k) }
 	var resp map[string]any
-	if lookup[method] && flaky() {
+	if lookup[method] && f.dice.oneIn("slack lookup/"+method+"/"+form("channel")+form("user"), lookupFailsOneIn) {
 		method = "failed" // who reads what cannot be known now: cita must not answer wider
 	}
 	switch method {
