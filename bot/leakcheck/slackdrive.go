@@ -37,9 +37,17 @@ type slackSide struct {
 	timeout  time.Duration
 	faults   faults
 
+	dice     *dice
+	noFaults bool // no in-flight joins, write faults or lost events
+	// inFlightJoins and lostJoins count the joins made while a reply was written, and the join
+	// events lost.
+	inFlightJoins, lostJoins atomic.Int64
+
 	mu        sync.Mutex
 	threads   map[string][]slackThread // channel -> answered threads
 	questions map[string][]string      // "channel/thread" -> the questions asked in the thread
+	forceJoin map[string]bool          // channels whose next reply is written while someone joins
+	faulted   map[string]bool          // "channel/ts" of writes already faulted once
 }
 
 // slackThread is an answer in a channel thread: where follow-ups and clicks go.
@@ -49,9 +57,14 @@ type slackThread struct {
 	question   string // the mention that started it, which its "How I answered" view shows
 }
 
-func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, logger *slog.Logger) (*slackSide, error) {
+func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
 	s := &slackSide{fake: newFakeSlack(o, or, d), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
-		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{}}
+		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{},
+		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}}
+	s.fake.duringWrite = s.duringWrite
+	for _, r := range replicas {
+		r.faulty.recordFailed = s.recordFailed
+	}
 	roles := map[string][]string{}
 	for _, g := range o.groups {
 		roles["team-"+g] = []string{g}
@@ -65,7 +78,7 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*
 	for _, r := range replicas {
 		a, err := slackbot.New(ctx, slackbot.Options{
 			BotToken: "xoxb-leakcheck", SigningSecret: s.secret, APIURL: s.fake.apiURL(),
-			Handler: r.handler, Store: r.store, Access: access,
+			Handler: r.handler, Store: r.faulty, Access: access,
 			// A pinned channel: its answers use at most these groups, within what every reader may read.
 			ChannelGroups:  map[string][]string{o.channels[1].id: {everyone, o.groups[0]}},
 			UpdateInterval: 50 * time.Millisecond, Logger: logger,
@@ -240,14 +253,8 @@ func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []chan
 		var ev map[string]any
 		switch c.kind {
 		case "join":
-			if s.faults.dropJoins {
-				continue
-			}
-			if s.faults.failJoinLookups > 0 {
-				s.fake.failMembers(c.channel, s.faults.failJoinLookups)
-			}
-			ev = map[string]any{"type": "member_joined_channel", "user": c.person.slackID, "channel": c.channel,
-				"channel_type": "G", "event_ts": ts}
+			s.join(ctx, c.channel, c.person, rng)
+			continue
 		case "grant", "revoke":
 			ev = map[string]any{"type": "subteam_members_changed", "subteam_id": "S0000", "team_id": "T1", "event_ts": ts,
 				"added_users": []string{}, "removed_users": []string{c.person.slackID}}
