@@ -27,7 +27,9 @@ func (f writeFault) String() string {
 
 // In-flight churn rates and waits, per final answer written in a channel.
 const (
-	inFlightOneIn = 4 // a join while the final write is in flight, once in n
+	// inFlightOneIn: a join while the final write is in flight, once in n. Each costs its round up
+	// to a second and a half, so it stays rare enough for 20,000 questions in reasonable time.
+	inFlightOneIn = 12
 	lostJoinOneIn = 8 // a join whose member_joined_channel event is lost, once in n
 	retryAfter    = "1"
 	slowWrite     = 1500 * time.Millisecond
