@@ -216,7 +216,11 @@ func (r *run) do(ctx context.Context, a action) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", a.path, err)
 	}
-	r.count(a.path, question, answered)
+	conversation := a.channel
+	if a.path == pathDiscordOtherGuild {
+		conversation = "other:" + a.p.discordID
+	}
+	r.count(a.path, question, answered, r.oracle.took(conversation))
 	return nil
 }
 

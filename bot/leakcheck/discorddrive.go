@@ -47,17 +47,18 @@ type discordSide struct {
 	client   *http.Client
 	seq      atomic.Int64
 	timeout  time.Duration
+	logger   *slog.Logger
 
 	mu       sync.Mutex
 	answered map[string][]discordFinal // channel -> visible answers
 }
 
-func newDiscordSide(o *org, or *oracle, replicas []*replica, timeout time.Duration, logger *slog.Logger) (*discordSide, error) {
+func newDiscordSide(o *org, or *oracle, dc *dice, replicas []*replica, timeout time.Duration, logger *slog.Logger) (*discordSide, error) {
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, err
 	}
-	d := &discordSide{fake: newFakeDiscord(o, or), org: o, oracle: or, key: priv, timeout: timeout,
+	d := &discordSide{fake: newFakeDiscord(o, or, dc), org: o, oracle: or, key: priv, timeout: timeout, logger: logger,
 		client: &http.Client{Timeout: 30 * time.Second}, answered: map[string][]discordFinal{}}
 	roles := map[string][]string{}
 	for i, g := range o.groups {
@@ -143,6 +144,8 @@ func (d *discordSide) send(ctx context.Context, replica int, info *interactionIn
 	case f := <-info.done:
 		return f, true, nil
 	case <-t.C:
+		d.logger.Warn("leakcheck: discord interaction got no reply", slog.String("path", info.path),
+			slog.Int("first_response_type", int(first.Type)), slog.String("first_response", string(raw)))
 		return discordFinal{}, false, nil
 	case <-ctx.Done():
 		return discordFinal{}, false, ctx.Err()
@@ -177,6 +180,7 @@ func (d *discordSide) ask(ctx context.Context, replica int, channel string, p *p
 	f, ok, err := d.send(ctx, replica, &interactionInfo{path: path, asker: p, channel: channel, private: private}, map[string]any{
 		"type": 2, "guild_id": d.org.guildID, "channel_id": channel, "member": d.memberJSON(p), "data": askData(question, private), "context": 0,
 	})
+	f.question = question
 	if ok && !private && f.answerID != 0 {
 		d.mu.Lock()
 		d.answered[channel] = append(d.answered[channel], f)
@@ -198,6 +202,7 @@ func (d *discordSide) dm(ctx context.Context, replica int, p *person, question s
 
 // otherGuild runs /ask in a guild cita does not serve: the refusal may name nothing.
 func (d *discordSide) otherGuild(ctx context.Context, replica int, p *person, question string) (bool, error) {
+	d.oracle.ask("other:"+p.discordID, question)
 	_, ok, err := d.send(ctx, replica, &interactionInfo{path: pathDiscordOtherGuild, channel: "other:" + p.discordID}, map[string]any{
 		"type": 2, "guild_id": otherGuild, "channel_id": "931111111111111111", "member": d.memberJSON(p), "data": askData(question, false), "context": 0,
 	})
@@ -206,6 +211,7 @@ func (d *discordSide) otherGuild(ctx context.Context, replica int, p *person, qu
 
 // explain clicks "How I answered" on a visible answer in channel as p (who sees the channel).
 func (d *discordSide) explain(ctx context.Context, replica int, channel string, f discordFinal, p *person) (bool, error) {
+	d.oracle.ask(channel, f.question) // the view shows the question
 	_, ok, err := d.send(ctx, replica, &interactionInfo{path: pathDiscordExplain, asker: p, channel: channel, private: true}, map[string]any{
 		"type": 3, "guild_id": d.org.guildID, "channel_id": channel, "member": d.memberJSON(p), "context": 0,
 		"data":    map[string]any{"custom_id": fmt.Sprintf("cita:how:%d", f.answerID), "component_type": 2},

@@ -29,6 +29,7 @@ type interactionInfo struct {
 type discordFinal struct {
 	messageID string
 	answerID  int64
+	question  string // the question it answers, which its "How I answered" view shows
 }
 
 // fakeDiscord is a loopback Discord REST API (v9) over the organisation's guild: its roles (one
@@ -39,6 +40,7 @@ type fakeDiscord struct {
 	srv    *httptest.Server
 	org    *org
 	oracle *oracle
+	dice   *dice
 
 	mu           sync.Mutex
 	interactions map[string]*interactionInfo // by token
@@ -46,13 +48,13 @@ type fakeDiscord struct {
 	nextID       int
 }
 
-func newFakeDiscord(o *org, or *oracle) *fakeDiscord {
-	f := &fakeDiscord{org: o, oracle: or, interactions: map[string]*interactionInfo{}, messages: map[string]string{}, nextID: 960000}
+func newFakeDiscord(o *org, or *oracle, d *dice) *fakeDiscord {
+	f := &fakeDiscord{org: o, oracle: or, dice: d, interactions: map[string]*interactionInfo{}, messages: map[string]string{}, nextID: 960000}
 	const api = "/api/v9"
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+api+"/guilds/{g}", failing(f.guild))
-	mux.HandleFunc("GET "+api+"/channels/{ch}", failing(f.channel))
-	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", failing(f.member))
+	mux.HandleFunc("GET "+api+"/guilds/{g}", f.failing(f.guild))
+	mux.HandleFunc("GET "+api+"/channels/{ch}", f.failing(f.channel))
+	mux.HandleFunc("GET "+api+"/guilds/{g}/members/{u}", f.failing(f.member))
 	mux.HandleFunc("GET "+api+"/webhooks/{app}/{token}/messages/@original", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, discordgo.Message{ID: originalID(r.PathValue("token"))})
 	})
@@ -75,9 +77,9 @@ func newFakeDiscord(o *org, or *oracle) *fakeDiscord {
 func (f *fakeDiscord) close() { f.srv.Close() }
 
 // failing makes a lookup of who sees what answer 500 now and then: cita must not answer wider.
-func failing(h http.HandlerFunc) http.HandlerFunc {
+func (f *fakeDiscord) failing(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if flaky() {
+		if f.dice.oneIn("discord lookup/"+r.URL.Path, lookupFailsOneIn) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusInternalServerError)
 			fmt.Fprint(w, `{"message":"Internal Server Error","code":0}`)

@@ -49,6 +49,10 @@ type Config struct {
 	// CLIPrint prints an answer as `cita ask --explain` does (cmd/cita passes its own printer);
 	// nil prints the text, the sources with their paths and the passages searched.
 	CLIPrint func(w io.Writer, ans *rag.Answer)
+	// NoFaults runs without in-flight churn and injected faults: no join while a reply is
+	// written, no throttled, slow or refused chat write, no database fault, no lost event (the
+	// harness's first edition). Lookups still fail now and then.
+	NoFaults bool
 	// Progress, when set, receives a line per thousand questions.
 	Progress io.Writer
 	Logger   *slog.Logger
@@ -69,6 +73,22 @@ type faults struct {
 	failJoinLookups int
 	// documentsIgnoreScope lets get_document (MCP and agent steps) read any document.
 	documentsIgnoreScope bool
+	// noSweep skips the reconciliation sweep (sweep.go): lost joins stay.
+	noSweep bool
+	// searchIgnoresScope searches every arm with every group (breaks.go).
+	searchIgnoresScope bool
+	// cacheIgnoresScope keys cached answers without their scope.
+	cacheIgnoresScope bool
+	// memoryIgnoresScope reads conversation memory with every group.
+	memoryIgnoresScope bool
+	// traceIgnoresScope loads "How I answered" as a viewer holding every group.
+	traceIgnoresScope bool
+	// recordDropped drops an answer's record in a Slack channel while reporting success: the
+	// answer is shown, and nothing can withdraw it when someone joins.
+	recordDropped bool
+	// skipWriteCheck writes an answer's text even when it was withdrawn meanwhile. No hook
+	// exists before the write re-check (branch writes): see TestCatchesLeaks.
+	skipWriteCheck bool
 }
 
 // CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
@@ -77,34 +97,61 @@ type CLIFunc func(ctx context.Context, groups []string, question string) (string
 
 // Report is what a run tried and found.
 type Report struct {
-	Questions  int            // questions asked, over every path
-	Clicks     int            // "How I answered" views and document reads that were not questions
-	Paths      map[string]int // tries per path
-	Changes    int            // membership changes
-	Checked    int            // texts the oracle checked
-	Shown      int            // codes shown to readers allowed to read them (the check has material)
-	ShownBy    map[string]int // the same, per path of the message
-	Unanswered int            // replies that did not come in time (not leaks; reported)
-	Leaks      []Leak
-	Took       time.Duration
+	Questions int            // questions asked, over every path
+	Clicks    int            // "How I answered" views and document reads that were not questions
+	Paths     map[string]int // tries per path
+	Changes   int            // membership changes
+	Checked   int            // texts the oracle checked
+	Shown     int            // codes shown to readers allowed to read them (the check has material)
+	ShownBy   map[string]int // the same, per path of the message
+	// Allowed counts, per path, the tries that showed someone a code everyone who saw it may
+	// read: proof that the path's answers reach people (a run of refusals shows none).
+	Allowed map[string]int
+	// Unanswered counts the questions and clicks whose reply did not come in time: cita is never
+	// silent, so the tests fail on any.
+	Unanswered   int
+	UnansweredBy map[string]int
+	// InFlightJoins are joins made while a reply was being written; LostEvents the join events
+	// lost; DBFaults the database calls made to fail; Sweeps the reconciliation sweeps run (0
+	// when cita has none: see sweep.go).
+	InFlightJoins, LostEvents, DBFaults, Sweeps int
+	Leaks                                       []Leak
+	Took                                        time.Duration
 }
 
-// Write prints the report in a few lines.
+// LeaksBy returns the number of leaks per path of the try they belong to (Leak.Try).
+func (r *Report) LeaksBy() map[string]int {
+	out := map[string]int{}
+	for _, l := range r.Leaks {
+		out[l.Try()]++
+	}
+	return out
+}
+
+// Write prints the report: a summary line, then per path the tries, the tries that showed an
+// allowed code, the replies that did not come and the leaks, then the first leaks.
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "leak harness: %d questions and %d clicks/reads over %d paths, %d membership changes, %d texts checked holding %d allowed codes, in %s (%.0f questions/s)\n",
 		r.Questions, r.Clicks, len(r.Paths), r.Changes, r.Checked, r.Shown, r.Took.Round(time.Millisecond), float64(r.Questions)/max(r.Took.Seconds(), 1e-9))
-	fmt.Fprintf(w, "  %-28s %6s  %s\n", "path", "tries", "allowed codes shown")
-	for _, p := range slices.Sorted(maps.Keys(r.Paths)) {
-		shown := 0
-		for k, n := range r.ShownBy {
-			if k == p || strings.HasPrefix(k, p+" (") {
-				shown += n
-			}
+	leaks := r.LeaksBy()
+	paths := slices.Collect(maps.Keys(r.Paths))
+	for p := range leaks {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p) // a leak outside the tries: a withdrawal, a lost event
 		}
-		fmt.Fprintf(w, "  %-28s %6d  %d\n", p, r.Paths[p], shown)
+	}
+	slices.Sort(paths)
+	fmt.Fprintf(w, "  %-28s %6s %8s %8s %6s\n", "path", "tries", "allowed", "silent", "leaks")
+	for _, p := range paths {
+		fmt.Fprintf(w, "  %-28s %6d %8d %8d %6d\n", p, r.Paths[p], r.Allowed[p], r.UnansweredBy[p], leaks[p])
 	}
 	if r.Unanswered > 0 {
 		fmt.Fprintf(w, "replies that did not come in time: %d\n", r.Unanswered)
+	}
+	fmt.Fprintf(w, "in flight: %d joins while a reply was written, %d join events lost, %d database faults, %d sweeps\n",
+		r.InFlightJoins, r.LostEvents, r.DBFaults, r.Sweeps)
+	if r.Sweeps == 0 && r.LostEvents > 0 {
+		fmt.Fprintln(w, "no reconciliation sweep ran: a lost join stays until its channel's next question")
 	}
 	fmt.Fprintf(w, "leaks: %d\n", len(r.Leaks))
 	for i, l := range r.Leaks {
@@ -120,6 +167,7 @@ func (r *Report) Write(w io.Writer) {
 type run struct {
 	cfg     Config
 	rng     *rand.Rand
+	dice    *dice // decisions taken while answers are in flight
 	org     *org
 	corpus  *corpus
 	oracle  *oracle
@@ -159,10 +207,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	o := newOrg(rng, orgSize{groups: 6, people: 40, slackChannels: 12, discordChannels: 6})
 	o.guestJoins = cfg.faults.failJoinLookups > 0 || cfg.faults.dropJoins
 	c := newCorpus(rng, o)
-	r := &run{cfg: cfg, rng: rng, org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{}}}
+	r := &run{cfg: cfg, rng: rng, dice: newDice(cfg.Seed), org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{},
+		Allowed: map[string]int{}, UnansweredBy: map[string]int{}}}
 	emb := hashembed.New(0)
 	for range 2 {
-		rep, err := openReplica(ctx, cfg.ConnString, cfg.Schema, emb, cfg.Logger)
+		rates := defaultDBFaults
+		if cfg.NoFaults {
+			rates = dbFaults{}
+		}
+		rep, err := openReplica(ctx, cfg.ConnString, cfg.Schema, emb, r.dice, rates, cfg.faults, o.wideScope(), cfg.Logger)
 		if err != nil {
 			r.closeReplicas()
 			return nil, fmt.Errorf("leakcheck: open replica: %w", err)
@@ -178,11 +231,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.cli1 = pipelineCLI(r.reps[0].pipeline, r.cfg.CLIPrint)
 	var err error
-	r.slack, err = newSlackSide(ctx, o, r.oracle, r.reps, cfg.Timeout, cfg.faults, cfg.Logger)
+	r.slack, err = newSlackSide(ctx, o, r.oracle, r.dice, r.reps, cfg.Timeout, cfg.faults, cfg.NoFaults, cfg.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("leakcheck: slack: %w", err)
 	}
-	r.discord, err = newDiscordSide(o, r.oracle, r.reps, cfg.Timeout, cfg.Logger)
+	r.discord, err = newDiscordSide(o, r.oracle, r.dice, r.reps, cfg.Timeout, cfg.Logger)
 	if err != nil {
 		r.slack.close(ctx)
 		return nil, fmt.Errorf("leakcheck: discord: %w", err)
@@ -194,11 +247,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("leakcheck: mcp: %w", err)
 	}
 	runErr := r.loop(ctx)
+	if ran, err := r.sweep(ctx, 0); err != nil && runErr == nil {
+		runErr = err
+	} else if ran {
+		r.report.Sweeps++
+	}
 	r.slack.close(ctx)
 	r.discord.close(ctx)
 	r.mcp.close()
 	r.settle(ctx) // what the last answers left in conversations, once everything finished
 	r.report.Leaks, r.report.Checked, r.report.Shown, r.report.ShownBy = r.oracle.result()
+	r.report.InFlightJoins, r.report.LostEvents = int(r.slack.inFlightJoins.Load()), int(r.slack.lostJoins.Load())
+	r.report.Changes += r.report.InFlightJoins
+	for _, rep := range r.reps {
+		r.report.DBFaults += int(rep.faulty.injected.Load())
+	}
 	r.report.Took = time.Since(start)
 	return r.report, runErr
 }
@@ -232,6 +295,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		if round%r.cfg.ChurnEvery == 0 {
+			r.settle(ctx) // before the visitors of this round leave: what they were owed is due now
 			changes := r.org.churn(r.rng, 1+r.rng.IntN(3))
 			r.report.Changes += len(changes)
 			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
@@ -246,6 +310,13 @@ func (r *run) loop(ctx context.Context) error {
 				}
 				r.report.Changes++
 			}
+			ran, err := r.sweep(ctx, round)
+			if err != nil {
+				return err
+			}
+			if ran {
+				r.report.Sweeps++
+			}
 			r.settle(ctx)
 		}
 		if r.cfg.Progress != nil && r.report.Questions >= nextProgress {
@@ -256,11 +327,15 @@ func (r *run) loop(ctx context.Context) error {
 	return nil
 }
 
+// settleWait bounds how long a withdrawal may take once the change that calls for it happened
+// (a join check that cannot list the channel retries for about 4 s before it withdraws all).
+const settleWait = 8 * time.Second
+
 // settle waits until every answer still shown in a conversation may be read by everyone who
 // can read it there now (the adapters withdraw the others); what is still readable by someone
 // who may not read it after the wait is a leak.
 func (r *run) settle(ctx context.Context) {
-	deadline := time.Now().Add(r.cfg.Timeout / 4)
+	deadline := time.Now().Add(min(r.cfg.Timeout/4, settleWait))
 	for {
 		pending := r.oracle.pending()
 		if len(pending) == 0 {
@@ -274,11 +349,15 @@ func (r *run) settle(ctx context.Context) {
 	}
 }
 
-// count records one try of path; question says whether it was a question.
-func (r *run) count(path string, question, answered bool) {
+// count records one try of path; question says whether it was a question, answered whether its
+// reply came in time, allowed whether it showed a code every reader may read.
+func (r *run) count(path string, question, answered, allowed bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.report.Paths[path]++
+	if allowed {
+		r.report.Allowed[path]++
+	}
 	if question {
 		r.report.Questions++
 	} else {
@@ -286,6 +365,7 @@ func (r *run) count(path string, question, answered bool) {
 	}
 	if !answered {
 		r.report.Unanswered++
+		r.report.UnansweredBy[path]++
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,34 +35,88 @@ func TestNoLeaks(t *testing.T) {
 	if len(rep.Leaks) > 0 {
 		t.Fatalf("%d leaks:\n%s", len(rep.Leaks), b.String())
 	}
-	if rep.Questions < n || len(rep.Paths) < len(weights) {
-		t.Fatalf("asked %d questions over %d paths, want %d over %d", rep.Questions, len(rep.Paths), n, len(weights))
+	if rep.Questions < n {
+		t.Fatalf("asked %d questions, want %d", rep.Questions, n)
+	}
+	if why := rep.Unproven(); len(why) > 0 {
+		t.Fatalf("the run proves nothing:\n  %s\n%s", strings.Join(why, "\n  "), b.String())
 	}
 }
 
-// TestCatchesLeaks breaks cita on purpose: the harness must report leaks.
+// answerPaths are the paths whose reply is a composed answer (the answer cache serves them).
+var answerPaths = []string{pathSlackMention, pathSlackFollowUp, pathSlackDM, pathSlackSlash, pathDiscordAsk, pathDiscordPrivate,
+	pathDiscordDM, pathCLI, pathMCPAsk}
+
+// TestCatchesLeaks breaks cita on purpose, one check at a time, with the in-flight faults off so
+// that only the break can leak: the harness must report a leak on the break's own path.
 func TestCatchesLeaks(t *testing.T) {
-	for name, f := range map[string]faults{
-		"every member holds every group": {defaultAllGroups: true},
-		"join events are lost":           {dropJoins: true},
-		"documents ignore the scope":     {documentsIgnoreScope: true},
-	} {
-		t.Run(name, func(t *testing.T) {
+	cases := []struct {
+		name  string
+		f     faults
+		want  func(l Leak) bool // a leak this break must cause
+		never []string          // paths whose check stays whole: no leak expected there
+		skip  string            // why the break cannot be applied yet
+		gap   string            // why the harness cannot see this break yet (to close)
+	}{
+		{name: "search filter", f: faults{searchIgnoresScope: true},
+			want: func(l Leak) bool { return l.Try() == pathMCPSearch }},
+		{name: "cache key", f: faults{cacheIgnoresScope: true},
+			want:  func(l Leak) bool { return slices.Contains(answerPaths, l.Try()) },
+			never: []string{pathMCPSearch, pathMCPDocument}},
+		{name: "conversation memory", f: faults{memoryIgnoresScope: true},
+			want:  func(l Leak) bool { return l.Try() == pathSlackFollowUp },
+			never: []string{pathMCPSearch, pathMCPDocument},
+			gap:   "HARNESS GAP: no follow-up is yet asked by someone who may not read the thread's earlier answer, so widened memory shows nothing"},
+		{name: "how I answered", f: faults{traceIgnoresScope: true},
+			want:  func(l Leak) bool { return l.Try() == pathSlackExplain || l.Try() == pathDiscordExplain },
+			never: []string{pathMCPSearch, pathMCPDocument},
+			gap:   "HARNESS GAP: no click yet comes from a viewer whose groups were revoked since the answer, so a widened viewer scope shows nothing"},
+		{name: "record before showing", f: faults{recordDropped: true},
+			want:  func(l Leak) bool { return strings.HasPrefix(l.Path, "withdrawal after a join (slack") },
+			never: []string{pathMCPSearch, pathMCPDocument}},
+		{name: "write after withdrawal", f: faults{skipWriteCheck: true},
+			want: func(l Leak) bool { return strings.HasSuffix(l.Path, "(after its withdrawal)") },
+			skip: "no write re-check to skip before branch writes is merged: wire faults.skipWriteCheck in faultStore to report every answer as not withdrawn"},
+		{name: "sweep", f: faults{noSweep: true, dropJoins: true},
+			want: func(l Leak) bool { return strings.HasPrefix(l.Path, "withdrawal after a lost join") },
+			skip: "no reconciliation sweep before branch edges is merged: wire sweepSlack and sweepDiscord (sweep.go)"},
+		{name: "get_document scope", f: faults{documentsIgnoreScope: true},
+			want: func(l Leak) bool { return l.Try() == pathMCPDocument || strings.HasPrefix(l.Path, "agent step") }},
+		{name: "default groups", f: faults{defaultAllGroups: true},
+			want: func(l Leak) bool { return strings.HasPrefix(l.Try(), "slack") }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.skip != "" && (tc.name != "sweep" || sweepSlack == nil) {
+				t.Skip(tc.skip)
+			}
+			if tc.gap != "" {
+				t.Skip(tc.gap)
+			}
 			cs, schema := testdb.Schema(t)
-			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 150, Seed: 3, Timeout: 8 * time.Second, faults: f})
+			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: 200, Seed: 3, Timeout: 8 * time.Second,
+				NoFaults: true, faults: tc.f})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.Leaks) == 0 {
-				var b strings.Builder
-				rep.Write(&b)
-				t.Fatalf("no leak found:\n%s", b.String())
-			}
-			paths := map[string]int{}
+			var b strings.Builder
+			rep.Write(&b)
+			n := 0
 			for _, l := range rep.Leaks {
-				paths[l.Path]++
+				if tc.want(l) {
+					n++
+				}
 			}
-			t.Logf("%d leaks by path %v; first: %s", len(rep.Leaks), paths, rep.Leaks[0])
+			if n == 0 {
+				t.Fatalf("no leak on the break's path:\n%s", b.String())
+			}
+			by := rep.LeaksBy()
+			for _, p := range tc.never {
+				if by[p] > 0 {
+					t.Errorf("%d leaks on %s, whose check this break leaves whole:\n%s", by[p], p, b.String())
+				}
+			}
+			t.Logf("%d leaks on the break's path; by path %v", n, by)
 		})
 	}
 }

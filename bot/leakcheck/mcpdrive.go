@@ -182,6 +182,11 @@ func (m *mcpSide) revoke(ctx context.Context, rng *rand.Rand) error {
 // A person whose token was revoked first calls with the old token, which must be refused.
 func (m *mcpSide) call(ctx context.Context, path string, replica int, p *person, tool string, args map[string]any) error {
 	conversation := "mcp:" + p.slackID
+	q, _ := args["question"].(string)
+	if query, ok := args["query"].(string); ok {
+		q = query
+	}
+	m.oracle.ask(conversation, q)
 	m.mu.Lock()
 	old, wasRevoked := m.revoked[p]
 	delete(m.revoked, p)
@@ -203,11 +208,6 @@ func (m *mcpSide) call(ctx context.Context, path string, replica int, p *person,
 	if err != nil {
 		m.oracle.private(path+" (error)", conversation, p, err.Error())
 		return nil
-	}
-	if q, ok := args["question"].(string); ok {
-		m.oracle.ask(conversation, q)
-	} else if q, ok := args["query"].(string); ok {
-		m.oracle.ask(conversation, q)
 	}
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Leak is a code that reached someone who may not read its document.
@@ -18,6 +19,22 @@ type Leak struct {
 	Doc     string // the document's path
 	Groups  []string
 	Excerpt string
+
+	reader *person // for a withdrawal that never came: who read it, and where (the message key)
+	key    string
+}
+
+// Try returns the path of the try the leak belongs to: "slack mention" for "withdrawal after a
+// join (slack mention)" and "slack /cita (ephemeral)".
+func (l Leak) Try() string {
+	p := l.Path
+	for _, kind := range []string{"withdrawal after a join (", "withdrawal after a lost join ("} {
+		if inner, ok := strings.CutPrefix(p, kind); ok {
+			p = strings.TrimSuffix(inner, ")")
+		}
+	}
+	p, _, _ = strings.Cut(p, " (")
+	return p
 }
 
 func (l Leak) String() string {
@@ -34,7 +51,16 @@ type shown struct {
 	codes   []string
 	seen    map[*person]bool
 	excerpt string
+	// askedAt is when the question it answers was asked: who reads the conversation because of
+	// a change made later is owed a withdrawal in time (pending), not a leak at once.
+	askedAt time.Time
+	// withdrawn: an earlier version was the withdrawal notice. cita knew: a later version that
+	// shows a reader what they may not read is a leak at once, newcomer or not.
+	withdrawn bool
 }
+
+// noticeMark is in every withdrawal notice (bot.RedactedNotice in English).
+const noticeMark = "withdrew this answer"
 
 // oracle knows who may read every code and checks everything anyone is shown. A message shown
 // in a conversation is checked against its readers when it is posted or edited and, while it
@@ -47,37 +73,55 @@ type oracle struct {
 	mu       sync.Mutex
 	leaks    []Leak
 	messages map[string]*shown          // "platform/channel/ref" -> current version
-	asked    map[string]map[string]bool // conversation -> codes its questions named
-	checked  int
-	shown    int // codes shown to someone who may read them: proof that answers carry codes
-	byPath   map[string]int
+	asked    map[string]map[string]bool // conversation -> codes its question in flight named
+	// allowedNow: conversations whose try in flight showed a code every reader may read.
+	allowedNow map[string]bool
+	askedAt    map[string]time.Time // conversation -> when its question in flight was asked
+	// lost: joins whose event was lost, "channel/slack id": only a sweep or a later question
+	// there can catch them.
+	lost    map[string]bool
+	checked int
+	shown   int // codes shown to someone who may read them: proof that answers carry codes
+	byPath  map[string]int
 }
 
 func newOracle(o *org, c *corpus) *oracle {
-	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{}, byPath: map[string]int{}}
+	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{},
+		allowedNow: map[string]bool{}, askedAt: map[string]time.Time{}, lost: map[string]bool{}, byPath: map[string]int{}}
 }
 
-// ask records that a question naming codes was asked in conversation: whoever reads it there
-// read those codes from the asker, not from cita.
-func (or *oracle) ask(conversation, question string) {
-	codes := codePattern.FindAllString(question, -1)
-	if len(codes) == 0 {
-		return
+// ask records that a question naming codes is asked in conversation now, in view of whoever
+// reads it there: those codes came from the asker, not from cita, in the replies to this
+// question (texts are the question and, for a follow-up, the thread's earlier questions its
+// memory draws on). The exemption lasts until the conversation's next question: a code named
+// once is not exempt in the rest of the run, so a later leak of it there is still seen. It also
+// starts the conversation's try: took reports whether the try showed an allowed code.
+func (or *oracle) ask(conversation string, texts ...string) {
+	m := map[string]bool{}
+	for _, t := range texts {
+		for _, c := range codePattern.FindAllString(t, -1) {
+			m[strings.ToUpper(c)] = true
+		}
 	}
 	or.mu.Lock()
 	defer or.mu.Unlock()
-	m := or.asked[conversation]
-	if m == nil {
-		m = map[string]bool{}
-		or.asked[conversation] = m
-	}
-	for _, c := range codes {
-		m[strings.ToUpper(c)] = true
-	}
+	or.asked[conversation] = m
+	or.askedAt[conversation] = time.Now()
+	delete(or.allowedNow, conversation)
 }
 
-// codesIn returns the known codes in text that conversation's questions did not name. or.mu is
-// held.
+// took reports whether the try now in conversation (since its ask) showed a code that every
+// reader it reached may read: proof that answers there reach people and carry content.
+func (or *oracle) took(conversation string) bool {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	ok := or.allowedNow[conversation]
+	delete(or.allowedNow, conversation)
+	return ok
+}
+
+// codesIn returns the known codes in text that conversation's question in flight did not name.
+// or.mu is held.
 func (or *oracle) codesIn(conversation, text string) []string {
 	var out []string
 	for _, c := range codePattern.FindAllString(text, -1) {
@@ -92,17 +136,27 @@ func (or *oracle) codesIn(conversation, text string) []string {
 // see checks text shown to readers now and records the leaks. or.mu and or.org.mu are held.
 func (or *oracle) see(path, where, text string, codes []string, readers []*person) {
 	or.checked++
+	allowed := map[string]bool{}
+	for _, c := range codes {
+		allowed[c] = len(readers) > 0
+	}
 	for _, p := range readers {
 		groups := or.org.groupsOfLocked(p, identityPath(path))
 		for _, c := range codes {
 			info := or.corpus.codes[c]
 			if !info.doc.mayRead(groups) {
+				allowed[c] = false
 				or.leaks = append(or.leaks, Leak{Path: path, Where: where, Reader: p.describe(), Code: c, Kind: info.kind,
 					Doc: info.doc.path, Groups: info.doc.groups, Excerpt: excerpt(text, c)})
 				continue
 			}
 			or.shown++
 			or.byPath[path]++
+		}
+	}
+	for _, ok := range allowed {
+		if ok {
+			or.allowedNow[where] = true
 		}
 	}
 }
@@ -129,23 +183,50 @@ func (or *oracle) stranger(path, where, text string) {
 }
 
 // post checks a message posted or edited in a conversation (key names the message) against
-// everyone who can read the conversation now, and remembers it for later readers.
+// everyone who can read the conversation now, and remembers it for later readers. A reader who
+// came after its question was asked (a join while the answer was in flight) and may not read it
+// is owed a withdrawal, checked when the run settles; unless the message was withdrawn before,
+// then the version is a leak at once ("after its withdrawal").
 func (or *oracle) post(path, conversation, key, text string, readers func() []*person) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
 	defer or.org.mu.Unlock()
 	codes := or.codesIn(conversation, text)
-	now := readers()
-	or.see(path, conversation, text, codes, now)
-	s := &shown{path: path, where: conversation, readers: readers, codes: codes, seen: map[*person]bool{}}
-	for _, p := range now {
-		s.seen[p] = true
+	s := &shown{path: path, where: conversation, readers: readers, codes: codes, seen: map[*person]bool{},
+		askedAt: or.askedAt[conversation]}
+	if prev := or.messages[key]; prev != nil {
+		s.askedAt, s.withdrawn = prev.askedAt, prev.withdrawn
 	}
+	if s.withdrawn {
+		path += " (after its withdrawal)"
+	}
+	var strict []*person
+	for _, p := range readers() {
+		if s.withdrawn || !or.org.newcomerLocked(p, conversation, s.askedAt) || or.mayReadAllLocked(p, path, codes) {
+			strict = append(strict, p)
+			s.seen[p] = true
+		}
+	}
+	or.see(path, conversation, text, codes, strict)
 	if len(codes) > 0 {
 		s.excerpt = excerpt(text, codes[0])
 	}
+	if strings.Contains(text, noticeMark) {
+		s.withdrawn = true
+	}
 	or.messages[key] = s
+}
+
+// mayReadAllLocked reports whether p may read every code. or.org.mu is held.
+func (or *oracle) mayReadAllLocked(p *person, path string, codes []string) bool {
+	groups := or.org.groupsOfLocked(p, identityPath(path))
+	for _, c := range codes {
+		if !or.corpus.codes[c].doc.mayRead(groups) {
+			return false
+		}
+	}
+	return true
 }
 
 // gone forgets a deleted message.
@@ -164,7 +245,7 @@ func (or *oracle) pending() []Leak {
 	or.org.mu.Lock()
 	defer or.org.mu.Unlock()
 	var out []Leak
-	for _, s := range or.messages {
+	for key, s := range or.messages {
 		if len(s.codes) == 0 {
 			continue
 		}
@@ -178,7 +259,11 @@ func (or *oracle) pending() []Leak {
 				info := or.corpus.codes[c]
 				if !info.doc.mayRead(groups) {
 					ok = false
-					out = append(out, Leak{Path: "withdrawal after a join (" + s.path + ")", Where: s.where, Reader: p.describe(),
+					kind := "withdrawal after a join ("
+					if or.lost[s.where+"/"+p.slackID] {
+						kind = "withdrawal after a lost join ("
+					}
+					out = append(out, Leak{Path: kind + s.path + ")", Where: s.where, Reader: p.describe(), reader: p, key: key,
 						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt})
 				}
 			}
@@ -190,11 +275,24 @@ func (or *oracle) pending() []Leak {
 	return out
 }
 
-// fail records leaks found outside a message check (a withdrawal that never came).
+// fail records leaks found outside a message check (a withdrawal that never came). A reader
+// who was owed a withdrawal has now read the message: they are not reported again.
 func (or *oracle) fail(leaks []Leak) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.leaks = append(or.leaks, leaks...)
+	for _, l := range leaks {
+		if s := or.messages[l.key]; s != nil && l.reader != nil {
+			s.seen[l.reader] = true
+		}
+	}
+}
+
+// lostJoin records that the event of p's join to channel was lost.
+func (or *oracle) lostJoin(channel string, p *person) {
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	or.lost[channel+"/"+p.slackID] = true
 }
 
 func (or *oracle) result() (leaks []Leak, checked, shown int, byPath map[string]int) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // everyone is the group of every full (non-guest) member.
@@ -21,6 +22,8 @@ type person struct {
 	email     string
 	guest     bool            // a Slack guest: no default groups, reads only the channels they are in
 	groups    map[string]bool // restricted groups held now
+	// grantedAt is when each group held now was granted during the run (zero: from the start).
+	grantedAt map[string]time.Time
 }
 
 // slackChannel is a channel of the fake Slack workspace.
@@ -28,6 +31,8 @@ type slackChannel struct {
 	id      string
 	public  bool
 	members map[string]bool // Slack user ids
+	// joined is when each member joined during the run (absent: from the start).
+	joined map[string]time.Time
 }
 
 // discordChannel is a text channel of the fake guild: public (every member sees it) or visible
@@ -54,6 +59,9 @@ type org struct {
 	ownerID  string
 	// guestJoins makes every channel move a guest joining (set up for the join faults).
 	guestJoins bool
+	// visitors joined while a reply was written; they leave at the next churn, so channels keep
+	// near their size and their answers keep carrying codes.
+	visitors []change
 }
 
 // orgSize sets how large a random organisation is.
@@ -80,7 +88,8 @@ func newOrg(rng *rand.Rand, size orgSize) *org {
 	}
 	for i := range size.people {
 		p := &person{n: i, slackID: fmt.Sprintf("U%05d", i), discordID: fmt.Sprintf("%d", 920000000000000000+i),
-			email: fmt.Sprintf("p%d@leaks.example", i), guest: i > 2 && rng.IntN(6) == 0, groups: map[string]bool{}}
+			email: fmt.Sprintf("p%d@leaks.example", i), guest: i > 2 && rng.IntN(6) == 0, groups: map[string]bool{},
+			grantedAt: map[string]time.Time{}}
 		for _, g := range o.groups {
 			if rng.IntN(3) == 0 {
 				p.groups[g] = true
@@ -96,7 +105,7 @@ func newOrg(rng *rand.Rand, size orgSize) *org {
 	}
 	o.ownerID = o.people[0].discordID
 	for i := range size.slackChannels {
-		c := &slackChannel{id: fmt.Sprintf("C%05d", i), public: rng.IntN(3) == 0, members: map[string]bool{}}
+		c := &slackChannel{id: fmt.Sprintf("C%05d", i), public: rng.IntN(3) == 0, members: map[string]bool{}, joined: map[string]time.Time{}}
 		for _, p := range o.people {
 			if rng.IntN(3) == 0 {
 				c.members[p.slackID] = true
@@ -244,6 +253,14 @@ func (o *org) churn(rng *rand.Rand, n int) []change {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var out []change
+	for _, v := range o.visitors {
+		if c := o.slackBy[v.channel]; c != nil && c.members[v.person.slackID] {
+			delete(c.members, v.person.slackID)
+			delete(c.joined, v.person.slackID)
+			out = append(out, change{kind: "leave", person: v.person, channel: v.channel})
+		}
+	}
+	o.visitors = nil
 	for range n {
 		if rng.IntN(2) == 0 {
 			out = append(out, o.moveLocked(rng))
@@ -253,9 +270,11 @@ func (o *org) churn(rng *rand.Rand, n int) []change {
 		g := o.groups[rng.IntN(len(o.groups))]
 		if p.groups[g] {
 			delete(p.groups, g)
+			delete(p.grantedAt, g)
 			out = append(out, change{kind: "revoke", person: p, group: g})
 		} else {
 			p.groups[g] = true
+			p.grantedAt[g] = time.Now()
 			out = append(out, change{kind: "grant", person: p, group: g})
 		}
 	}
@@ -294,7 +313,7 @@ func (o *org) moveLocked(rng *rand.Rand) change {
 	}
 	if (join && len(others) > 0) || len(members) == 0 {
 		p := others[rng.IntN(len(others))]
-		c.members[p.slackID] = true
+		c.joinLocked(p)
 		return change{kind: "join", person: p, channel: c.id}
 	}
 	p := members[rng.IntN(len(members))]
@@ -302,5 +321,41 @@ func (o *org) moveLocked(rng *rand.Rand) change {
 		p = guests[rng.IntN(len(guests))]
 	}
 	delete(c.members, p.slackID)
+	delete(c.joined, p.slackID)
 	return change{kind: "leave", person: p, channel: c.id}
+}
+
+// joinLocked makes p a member of c from now on. o.mu is held.
+func (c *slackChannel) joinLocked(p *person) {
+	c.members[p.slackID] = true
+	c.joined[p.slackID] = time.Now()
+}
+
+// newcomerLocked reports whether p became a reader of conversation after since: a Slack member
+// who joined since, a Discord member whose every role that shows the channel was granted since.
+// Whoever reads a conversation because of a change made while an answer was in flight is owed
+// a withdrawal, in time, rather than an answer that never named them: cita may hear of the
+// change only after it wrote. o.mu is held.
+func (o *org) newcomerLocked(p *person, conversation string, since time.Time) bool {
+	if c := o.slackBy[conversation]; c != nil {
+		if c.public && !p.guest {
+			return false
+		}
+		t, ok := c.joined[p.slackID]
+		return ok && t.After(since)
+	}
+	c := o.dchanBy[conversation]
+	if c == nil || len(c.groups) == 0 || p.discordID == o.ownerID {
+		return false
+	}
+	var earliest time.Time
+	for _, g := range c.groups {
+		if t := p.grantedAt[g]; p.groups[g] && (earliest.IsZero() || t.Before(earliest)) {
+			earliest = t
+			if t.IsZero() {
+				return false
+			}
+		}
+	}
+	return earliest.After(since)
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -36,19 +37,34 @@ type slackSide struct {
 	timeout  time.Duration
 	faults   faults
 
-	mu      sync.Mutex
-	threads map[string][]slackThread // channel -> answered threads
+	dice     *dice
+	noFaults bool // no in-flight joins, write faults or lost events
+	// inFlightJoins and lostJoins count the joins made while a reply was written, and the join
+	// events lost.
+	inFlightJoins, lostJoins atomic.Int64
+
+	mu        sync.Mutex
+	threads   map[string][]slackThread // channel -> answered threads
+	questions map[string][]string      // "channel/thread" -> the questions asked in the thread
+	forceJoin map[string]bool          // channels whose next reply is written while someone joins
+	faulted   map[string]bool          // "channel/ts" of writes already faulted once
 }
 
 // slackThread is an answer in a channel thread: where follow-ups and clicks go.
 type slackThread struct {
 	thread, ts string
 	answerID   int64
+	question   string // the mention that started it, which its "How I answered" view shows
 }
 
-func newSlackSide(ctx context.Context, o *org, or *oracle, replicas []*replica, timeout time.Duration, f faults, logger *slog.Logger) (*slackSide, error) {
-	s := &slackSide{fake: newFakeSlack(o, or), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
-		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}}
+func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
+	s := &slackSide{fake: newFakeSlack(o, or, d), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
+		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{},
+		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}}
+	s.fake.duringWrite = s.duringWrite
+	for _, r := range replicas {
+		r.faulty.recordFailed = s.recordFailed
+	}
 	roles := map[string][]string{}
 	for _, g := range o.groups {
 		roles["team-"+g] = []string{g}
@@ -62,7 +78,7 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, replicas []*replica, 
 	for _, r := range replicas {
 		a, err := slackbot.New(ctx, slackbot.Options{
 			BotToken: "xoxb-leakcheck", SigningSecret: s.secret, APIURL: s.fake.apiURL(),
-			Handler: r.handler, Store: r.store, Access: access,
+			Handler: r.handler, Store: r.faulty, Access: access,
 			// A pinned channel: its answers use at most these groups, within what every reader may read.
 			ChannelGroups:  map[string][]string{o.channels[1].id: {everyone, o.groups[0]}},
 			UpdateInterval: 50 * time.Millisecond, Logger: logger,
@@ -152,7 +168,8 @@ func (s *slackSide) mention(ctx context.Context, replica int, channel string, p 
 	f, ok := s.wait(ctx, fin)
 	if ok && f.answerID != 0 {
 		s.mu.Lock()
-		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID})
+		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID, question: text})
+		s.questions[channel+"/"+ts] = []string{text}
 		s.mu.Unlock()
 	}
 	return ok, nil
@@ -161,7 +178,12 @@ func (s *slackSide) mention(ctx context.Context, replica int, channel string, p 
 // followUp asks text in an answered thread of channel, without a mention.
 func (s *slackSide) followUp(ctx context.Context, replica int, channel string, th slackThread, p *person, text string) (bool, error) {
 	ts := s.nextTS()
-	s.oracle.ask(channel, text)
+	s.mu.Lock()
+	key := channel + "/" + th.thread
+	s.questions[key] = append(s.questions[key], text)
+	asked := slices.Clone(s.questions[key])
+	s.mu.Unlock()
+	s.oracle.ask(channel, asked...) // the thread's memory may quote its earlier questions
 	fin := s.fake.expect(channel, "slack follow-up")
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"thread_ts": th.thread, "channel": channel, "event_ts": ts, "channel_type": "channel"})
@@ -201,6 +223,10 @@ func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *p
 
 // explain clicks "How I answered" on an answer in channel as p: the view is ephemeral, to p.
 func (s *slackSide) explain(ctx context.Context, replica int, channel string, th slackThread, p *person) (bool, error) {
+	s.mu.Lock()
+	asked := slices.Clone(s.questions[channel+"/"+th.thread])
+	s.mu.Unlock()
+	s.oracle.ask(channel, asked...) // the view shows the questions and the standalone query
 	fin := s.fake.expect(channel, "slack how I answered")
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": p.slackID, "team_id": "T1"}, "api_app_id": "A1",
@@ -227,14 +253,8 @@ func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []chan
 		var ev map[string]any
 		switch c.kind {
 		case "join":
-			if s.faults.dropJoins {
-				continue
-			}
-			if s.faults.failJoinLookups > 0 {
-				s.fake.failMembers(c.channel, s.faults.failJoinLookups)
-			}
-			ev = map[string]any{"type": "member_joined_channel", "user": c.person.slackID, "channel": c.channel,
-				"channel_type": "G", "event_ts": ts}
+			s.join(ctx, c.channel, c.person, rng)
+			continue
 		case "grant", "revoke":
 			ev = map[string]any{"type": "subteam_members_changed", "subteam_id": "S0000", "team_id": "T1", "event_ts": ts,
 				"added_users": []string{}, "removed_users": []string{c.person.slackID}}

@@ -3,7 +3,6 @@ package leakcheck
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,8 +14,8 @@ import (
 var lookup = map[string]bool{"users.list": true, "users.info": true, "conversations.info": true,
 	"conversations.members": true, "usergroups.list": true}
 
-// flaky reports whether a lookup fails this time (2%).
-func flaky() bool { return rand.IntN(50) == 0 }
+// lookupFailsOneIn is how often a lookup of who reads what fails (2%), drawn from the run's dice.
+const lookupFailsOneIn = 50
 
 // slackBot is the fake workspace's bot user.
 const slackBot = "UBOT"
@@ -29,6 +28,7 @@ type fakeSlack struct {
 	srv    *httptest.Server
 	org    *org
 	oracle *oracle
+	dice   *dice
 
 	mu      sync.Mutex
 	ts      int
@@ -37,6 +37,9 @@ type fakeSlack struct {
 	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button
 	threads map[string]string          // "channel/ts" of a reply -> its thread
 	failing map[string]int             // channel -> how many more conversations.members calls fail
+	// duringWrite, when set, is called before a final reply is written in a channel: what
+	// happens to the write while someone may join (see slackSide.duringWrite).
+	duringWrite func(channel, ts, text string) writeFault
 }
 
 // slackFinal is a final reply: its message ts and its explain button's answer id (0: none).
@@ -45,8 +48,8 @@ type slackFinal struct {
 	answerID int64
 }
 
-func newFakeSlack(o *org, or *oracle) *fakeSlack {
-	f := &fakeSlack{org: o, oracle: or, finals: map[string]chan slackFinal{}, paths: map[string]string{},
+func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
+	f := &fakeSlack{org: o, oracle: or, dice: d, finals: map[string]chan slackFinal{}, paths: map[string]string{},
 		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
@@ -93,7 +96,7 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	method := strings.TrimPrefix(r.URL.Path, "/")
 	form := func(k string) string { return r.Form.Get(k) }
 	var resp map[string]any
-	if lookup[method] && flaky() {
+	if lookup[method] && f.dice.oneIn("slack lookup/"+method+"/"+form("channel")+form("user"), lookupFailsOneIn) {
 		method = "failed" // who reads what cannot be known now: cita must not answer wider
 	}
 	switch method {
@@ -103,6 +106,11 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		resp = map[string]any{"ok": true, "url": "https://leaks.slack.example/", "team": "Leaks", "user": "cita",
 			"team_id": "T1", "user_id": slackBot, "bot_id": "B1"}
 	case "chat.postMessage", "chat.update":
+		channel := form("channel")
+		if f.duringWrite != nil && finalWrite(r) && strings.HasPrefix(channel, "C") &&
+			applyWriteFault(w, f.duringWrite(channel, form("ts"), form("text")+"\n"+form("blocks"))) {
+			return
+		}
 		resp = f.message(method, r)
 	case "chat.postEphemeral":
 		resp = f.ephemeral(r)
@@ -243,10 +251,16 @@ func (f *fakeSlack) message(method string, r *http.Request) map[string]any {
 	f.oracle.post(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, func() []*person {
 		return f.org.slackReadersLocked(channel)
 	})
-	if blocks != "" && !strings.Contains(text, "withdrew this answer") {
+	if finalWrite(r) {
 		f.final(channel, slackFinal{ts: ts, answerID: explainAnswerID(blocks)})
 	}
 	return map[string]any{"ok": true, "channel": channel, "ts": ts, "text": text}
+}
+
+// finalWrite reports whether a chat write is a final reply: it has blocks and is not a
+// withdrawal notice.
+func finalWrite(r *http.Request) bool {
+	return r.Form.Get("blocks") != "" && !strings.Contains(r.Form.Get("text"), noticeMark)
 }
 
 // ephemeral records chat.postEphemeral: shown to its user alone.

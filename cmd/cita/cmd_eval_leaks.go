@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/citahq/cita/bot/leakcheck"
 	"github.com/citahq/cita/rag"
@@ -39,6 +40,10 @@ func runLeakEval(ctx context.Context, e *env, questions int, seed uint64) error 
 	rep.Write(e.stdout)
 	if len(rep.Leaks) > 0 {
 		return fmt.Errorf("leak harness: %d leaks (seed %d)", len(rep.Leaks), seed)
+	}
+	if why := rep.Unproven(); len(why) > 0 {
+		// 0 leaks from a run that never reached anyone proves nothing.
+		return fmt.Errorf("leak harness: the run proves nothing (seed %d): %s", seed, strings.Join(why, "; "))
 	}
 	return nil
 }

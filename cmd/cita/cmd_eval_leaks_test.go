@@ -26,7 +26,8 @@ func TestEvalLeaks(t *testing.T) {
 	}
 	out := stdout.String()
 	t.Log(out)
-	for _, want := range []string{"150 questions", "slack mention", "discord /ask", "cli ask", "mcp search", "agent steps via mcp ask", "leaks: 0"} {
+	for _, want := range []string{"150 questions", "slack mention", "discord /ask", "cli ask", "mcp search", "agent steps via mcp ask",
+		"tries  allowed   silent  leaks", "in flight:", "leaks: 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}

@@ -1,0 +1,56 @@
+package leakcheck
+
+import (
+	"fmt"
+	"slices"
+)
+
+// allowedFloor is, per path, the least share of its tries that must show someone a code they
+// and everyone else who saw it may read. A run whose answers were all refusals, or that never
+// reached anyone, shows none and proves nothing: it fails. The floors sit well under the rates
+// of the runs measured (seeds 3 and 12, 300 and 2,000 questions), so that luck does not fail a run. A path
+// missing from the map has no floor: the other guild's refusal must show nothing.
+var allowedFloor = map[string]float64{
+	// Slack channels host guests who join while replies are written: fewer answers there carry
+	// codes every reader may read.
+	pathSlackMention: 0.15, pathSlackFollowUp: 0.15, pathSlackDM: 0.3, pathSlackSlash: 0.3, pathSlackExplain: 0.15,
+	pathDiscordAsk: 0.3, pathDiscordPrivate: 0.3, pathDiscordDM: 0.3, pathDiscordExplain: 0.3,
+	pathCLI: 0.3, pathAgentCLI: 0.3, pathMCPSearch: 0.3, pathMCPDocument: 0.2, pathMCPAsk: 0.3, pathMCPAgent: 0.3,
+}
+
+// Unproven returns why the run proves nothing, one reason a line: a path never tried, a path
+// whose tries showed too few allowed codes (allowedFloor), or a question or click that got no
+// reply. Empty means the run's "0 leaks" means something.
+func (r *Report) Unproven() []string {
+	var out []string
+	for _, w := range weights {
+		tries := r.Paths[w.path]
+		if tries == 0 {
+			out = append(out, fmt.Sprintf("%s: never tried", w.path))
+			continue
+		}
+		floor, ok := allowedFloor[w.path]
+		if !ok {
+			continue
+		}
+		if rate := float64(r.Allowed[w.path]) / float64(tries); rate < floor {
+			out = append(out, fmt.Sprintf("%s: %d of %d tries (%.0f%%) showed an allowed code, want at least %.0f%%",
+				w.path, r.Allowed[w.path], tries, 100*rate, 100*floor))
+		}
+	}
+	for _, p := range sortedPaths(r.UnansweredBy) {
+		out = append(out, fmt.Sprintf("%s: %d replies did not come (cita must never be silent)", p, r.UnansweredBy[p]))
+	}
+	return out
+}
+
+func sortedPaths(m map[string]int) []string {
+	var out []string
+	for k, n := range m {
+		if n > 0 {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
