@@ -59,8 +59,10 @@ func (c scopelessCache) Store(ctx context.Context, key rag.CacheKey, ans *rag.An
 // reports success (so it is shown although nothing could ever withdraw it).
 type storeBreaks struct {
 	memoryIgnoresScope, traceIgnoresScope, recordDropped bool
-	wide                                                 rag.Scope
-	dropped                                              int64 // ids handed out for dropped records
+	// skipWriteCheck: every write of an answer's text is told the answer stands, and no
+	// withdrawal that lands during a write is reported after it.
+	skipWriteCheck bool
+	wide           rag.Scope
 }
 
 // RecentTurns reads the conversation's memory, with the wide scope when memory is broken.

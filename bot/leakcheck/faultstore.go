@@ -38,6 +38,7 @@ type faultStore struct {
 	// unrecorded answer is shown (and so can never be withdrawn).
 	recordFailed func(conv bot.ConversationKey)
 	injected     atomic.Int64
+	dropped      atomic.Int64 // records dropped by the break, for their ids
 	breaks       storeBreaks
 }
 
@@ -57,11 +58,14 @@ func (s *faultStore) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int
 		}
 		return 0, errInjected
 	}
-	if s.breaks.recordDropped && rec.Conversation.Platform == "slack" && strings.HasPrefix(rec.Conversation.Channel, "C") {
-		if s.recordFailed != nil {
+	if rec.ID >= droppedID || (rec.ID == 0 && s.dropsRecord(rec.Conversation)) {
+		if rec.ID == 0 && s.recordFailed != nil {
 			s.recordFailed(rec.Conversation)
 		}
-		return 1 << 40, nil // an id that names no record
+		if rec.ID == 0 {
+			rec.ID = droppedID + s.dropped.Add(1)
+		}
+		return rec.ID, nil // an id that names no record
 	}
 	return s.Store.SaveAnswer(ctx, rec)
 }
@@ -84,9 +88,61 @@ func (s *faultStore) RedactUnreadable(ctx context.Context, platform, workspace, 
 }
 
 // RedactionShown fails now and then, before anything is written.
-func (s *faultStore) RedactionShown(ctx context.Context, answerID int64) error {
+func (s *faultStore) RedactionShown(ctx context.Context, red bot.Redaction) error {
 	if s.fail("shown", "", s.rates.shown) {
 		return errInjected
 	}
-	return s.Store.RedactionShown(ctx, answerID)
+	return s.Store.RedactionShown(ctx, red)
+}
+
+// droppedID is the first id a dropped record reports: no answer has it.
+const droppedID = int64(1) << 40
+
+// ReserveAnswer fails now and then, like SaveAnswer: the record before anything is shown. With
+// the record-dropping break it reports success without writing anything.
+func (s *faultStore) ReserveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, error) {
+	if s.fail("record", rec.Conversation.Channel, s.rates.record) {
+		if s.recordFailed != nil {
+			s.recordFailed(rec.Conversation)
+		}
+		return 0, errInjected
+	}
+	if s.dropsRecord(rec.Conversation) {
+		if s.recordFailed != nil {
+			s.recordFailed(rec.Conversation)
+		}
+		rec.ID = droppedID + s.dropped.Add(1)
+		return rec.ID, nil
+	}
+	return s.Store.ReserveAnswer(ctx, rec)
+}
+
+// AddConsulted adds nothing to a dropped record.
+func (s *faultStore) AddConsulted(ctx context.Context, answerID int64, refs []bot.SourceRef) error {
+	if answerID >= droppedID {
+		return nil
+	}
+	return s.Store.AddConsulted(ctx, answerID, refs)
+}
+
+// AnswerWithdrawn is the check before every write of an answer's text. The write-check break
+// says "not withdrawn" whatever the database says; a dropped record is never withdrawn.
+func (s *faultStore) AnswerWithdrawn(ctx context.Context, answerID int64) (bot.Redaction, bool, error) {
+	if s.breaks.skipWriteCheck || answerID >= droppedID {
+		return bot.Redaction{}, false, nil
+	}
+	return s.Store.AnswerWithdrawn(ctx, answerID)
+}
+
+// AnswerWritten is the statement after every write. The write-check break never reports a
+// withdrawal that landed during the write; a dropped record has none.
+func (s *faultStore) AnswerWritten(ctx context.Context, answerID int64) (bot.Redaction, bool, error) {
+	if s.breaks.skipWriteCheck || answerID >= droppedID {
+		return bot.Redaction{}, false, nil
+	}
+	return s.Store.AnswerWritten(ctx, answerID)
+}
+
+func (s *faultStore) dropsRecord(conv bot.ConversationKey) bool {
+	return s.breaks.recordDropped && conv.Platform == "slack" && strings.HasPrefix(conv.Channel, "C")
 }

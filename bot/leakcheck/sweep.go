@@ -13,19 +13,18 @@ import (
 // catches a join whose event was lost in a quiet channel. The harness runs it at the end of a
 // churn round, on one replica, before it settles; a lost join's leak must then be closed.
 //
-// These hooks are nil until the sweep exists. After merging it, wire them in a file of this
-// package, for instance:
-//
-//	func init() {
-//		sweepSlack = func(ctx context.Context, a *slackbot.Adapter) error { return a.Sweep(ctx) }
-//		sweepDiscord = func(ctx context.Context, a *discordbot.Adapter) error { return a.Sweep(ctx) }
-//	}
-//
-// With them nil, every lost join whose channel asks nothing more before the round settles is
-// counted as a leak ("withdrawal after a lost join"), and TestCatchesLeaks skips its sweep case.
+// The hooks run one adapter's sweep (bot/slack and bot/discord Sweep); the sweep break
+// (faults.noSweep) turns them off, and every lost join whose channel asks nothing more before
+// the round settles is then a leak ("withdrawal after a lost join").
 var (
-	sweepSlack   func(ctx context.Context, a *slackbot.Adapter) error
-	sweepDiscord func(ctx context.Context, a *discordbot.Adapter) error
+	sweepSlack = func(ctx context.Context, a *slackbot.Adapter) error {
+		_, err := a.Sweep(ctx)
+		return err
+	}
+	sweepDiscord = func(ctx context.Context, a *discordbot.Adapter) error {
+		_, err := a.Sweep(ctx)
+		return err
+	}
 )
 
 // sweep runs the sweep of one replica (the rounds take turns), unless the run breaks it on
