@@ -101,4 +101,35 @@ func TestEvalAnswersOnTheSharedHandbook(t *testing.T) {
 	if fr := rep.Overall.FalseRefusals; fr > 0.10 {
 		t.Errorf("false refusals %.2f, want at most 0.10", fr)
 	}
+	if fr := rep.ByLang["es"].FalseRefusals; fr > 0.15 {
+		t.Errorf("Spanish false refusals %.2f, want at most 0.15", fr)
+	}
+	// A floor on declines: answering everything would pass every figure above. 0.36 today,
+	// against the issue's target of 0.70 (missed, see README).
+	if d := rep.Overall.Declined; d < 0.30 {
+		t.Errorf("declined %.2f of the unanswerable questions, want at least 0.30", d)
+	}
+}
+
+// TestEvalAnswersOnTheHeldOutSet reports testdata/heldout-es, the set written before any tuning
+// of issue 23 and never used for a choice, and puts a floor under it that only a regression
+// crosses: the figures are the project's held-out ones (README), not targets tuned here.
+func TestEvalAnswersOnTheHeldOutSet(t *testing.T) {
+	clearEnv(t)
+	cs, _ := testdb.Schema(t)
+	cfg := writeConfig(t, fmt.Sprintf("database_url: %q\n", cs))
+	var stdout, stderr bytes.Buffer
+	argv := []string{"--config", cfg, "eval", "--answers", "../../testdata/heldout-es", "--json"}
+	if code := run(context.Background(), argv, &stdout, &stderr); code != 0 {
+		t.Fatalf("cita %v exited %d: %s", argv, code, stderr.String())
+	}
+	var rep eval.AnswerReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	o := rep.Overall
+	t.Logf("held out: first gold %.2f, has fact %.2f, false refusals %.2f, declined %.2f", o.FirstGold, o.HasFact, o.FalseRefusals, o.Declined)
+	if o.Questions != 53 || o.HasFact < 0.30 || o.Declined < 0.40 {
+		t.Errorf("held-out figures %+v: below the floor (53 questions, has fact 0.30, declined 0.40)", o)
+	}
 }
