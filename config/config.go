@@ -30,6 +30,8 @@ type Config struct {
 	Chat     ChatConfig     `yaml:"chat"`
 	Rerank   RerankConfig   `yaml:"rerank"`
 	Cache    CacheConfig    `yaml:"cache"`
+	// Answers tunes the relevance guard and the longest question; see answers.go.
+	Answers AnswersConfig `yaml:"answers"`
 	Access   AccessRules    `yaml:"access"`
 
 	Slack   SlackConfig    `yaml:"slack"`
@@ -246,6 +248,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
 	errs = append(errs, c.Sweep.validate()...)
+	errs = append(errs, c.Answers.validate()...)
 	errs = append(errs, c.Database.validate()...)
 	if len(c.Database.ReadURLs) > 0 && c.DatabaseURL == "" {
 		errs = append(errs, errors.New("database.read_urls: replicas need their primary in database_url (or DATABASE_URL); the private cluster has none"))

@@ -76,6 +76,7 @@ func (p *Pipeline) checkComposition(ctx context.Context, req ComposeRequest, ans
 	}
 	ans.Usage, ans.Quotes = comp.Usage, comp.Quotes
 	if ans.ModelTimedOut && ans.Evidence < p.opts.MinEvidence {
+		ans.Threshold = p.opts.MinEvidence
 		// The offline stand-in does not judge: the passages the model would have read must pass
 		// the guard the offline answerer passes.
 		abstain(ans, "weak_evidence", owner, nil)

@@ -44,6 +44,10 @@ type Answer struct {
 	Evidence        float64
 	// Answerability is what the direct-answer passage says of the question, beside Evidence.
 	Answerability Answerability
+	// Threshold is the relevance guard's threshold applied to Evidence: the offline one
+	// (PipelineOptions.MinEvidence), or PreFilterEvidence when a model judges; 0 when no
+	// guard ran (no search, a cached answer, a message that is not a question).
+	Threshold float64
 	Search        *SearchResult
 	// Consulted are every passage that reached the reply, cited or not (see
 	// Question.Consulted), in the order they did, with repeats.

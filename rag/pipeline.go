@@ -264,6 +264,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	if modelJudges {
 		threshold = min(threshold, PreFilterEvidence)
 	}
+	ans.Threshold = threshold
 	if ans.Evidence < threshold {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil

@@ -49,7 +49,8 @@ func (p *Pipeline) answerAgent(ctx context.Context, scope Scope, ans *Answer, on
 	// showed skips the hopeless cases, and the model's own "the sources do not say" abstains.
 	owner := res.Sources[0].Owner
 	read := Support(ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: res.Sources})
-	if read.Score < min(p.opts.MinEvidence, PreFilterEvidence) {
+	ans.Threshold = min(p.opts.MinEvidence, PreFilterEvidence)
+	if read.Score < ans.Threshold {
 		ans.Evidence, ans.Missing, ans.MissingShare = read.Score, read.Missing, read.MissingShare
 		abstain(ans, "weak_evidence", owner, onDelta)
 		return true, nil

@@ -109,9 +109,16 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	}
 	fmt.Fprintf(w, "the question asks for: %s\n", expect)
 	if ans.Abstained {
-		fmt.Fprintf(w, "abstained: %s (answer support %.2f, threshold %.2f)\n", ans.AbstainReason, ans.Evidence, rag.DefaultMinEvidence)
+		fmt.Fprintf(w, "abstained: %s (answer support %.2f, threshold %.2f)\n", ans.AbstainReason, ans.Evidence, ans.Threshold)
 	} else {
-		fmt.Fprintf(w, "answer support: %.2f\n", ans.Evidence)
+		fmt.Fprintf(w, "answer support: %.2f (threshold %.2f)\n", ans.Evidence, ans.Threshold)
+	}
+	if a := ans.Answerability; ans.Threshold > 0 {
+		fmt.Fprintf(w, "answerability: the direct answer says %.0f%% of what the question is about where it stands; holds the kind of answer asked: %s; one passage holds every word: %s\n",
+			100*a.Local, yesNo(a.KindOK), yesNo(a.Whole))
+	}
+	if ans.ModelFallback != "" {
+		fmt.Fprintf(w, "answered without the model: %s\n", ans.ModelFallback)
 	}
 	for i, q := range ans.Quotes {
 		role := "direct answer"
@@ -283,4 +290,11 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -31,7 +31,8 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	var composer rag.Composer = rag.Extractive{}
 	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
 	// strongest five within its token budget.
-	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8}
+	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8, MinEvidence: a.cfg.Answers.MinEvidence,
+		MaxQuestionChars: a.cfg.Answers.MaxQuestionChars}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		opts.MaxSources = 0
