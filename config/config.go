@@ -32,7 +32,7 @@ type Config struct {
 	Cache    CacheConfig    `yaml:"cache"`
 	// Answers tunes the relevance guard and the longest question; see answers.go.
 	Answers AnswersConfig `yaml:"answers"`
-	Access   AccessRules    `yaml:"access"`
+	Access  AccessRules   `yaml:"access"`
 
 	Slack   SlackConfig    `yaml:"slack"`
 	Discord DiscordConfig  `yaml:"discord"`

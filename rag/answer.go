@@ -48,7 +48,7 @@ type Answer struct {
 	// (PipelineOptions.MinEvidence), or PreFilterEvidence when a model judges; 0 when no
 	// guard ran (no search, a cached answer, a message that is not a question).
 	Threshold float64
-	Search        *SearchResult
+	Search    *SearchResult
 	// Consulted are every passage that reached the reply, cited or not (see
 	// Question.Consulted), in the order they did, with repeats.
 	Consulted []Hit
