@@ -67,6 +67,15 @@ func (b *bundle) replica(t *testing.T, tweak ...func(*slackbot.Options)) *bundle
 	return r
 }
 
+// replicaWith is a second adapter on the same database and workspace answering with p (a
+// pipeline with a chat model, say).
+func (b *bundle) replicaWith(t *testing.T, p bot.Answerer, tweak ...func(*slackbot.Options)) *bundle {
+	t.Helper()
+	r := &bundle{env: b.env, fake: b.fake, traces: map[string][]time.Duration{}}
+	r.start(t, p, tweak...)
+	return r
+}
+
 // start wires a handler answering with inner (through a recorder) to a new adapter and serves
 // its Events API endpoint.
 func (b *bundle) start(t *testing.T, inner bot.Answerer, tweak ...func(*slackbot.Options)) {
