@@ -87,7 +87,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 	for _, c := range checkAdapters(cfg) {
 		report(c)
 	}
-	report(checkTranslation(ctx, translate.ApertiumOptions{Logger: e.logger}, ""))
+	report(checkTranslation(ctx, translate.ApertiumOptions{Logger: e.logger}, "", cfg.Chat.BaseURL != ""))
 	client := &http.Client{Timeout: doctorTimeout}
 	if cfg.Chat.BaseURL != "" {
 		report(checkEndpoint(ctx, client, "chat endpoint", cfg.Chat.BaseURL, cfg.Chat.APIKey, "chat.base_url", "CITA_CHAT_API_KEY"))

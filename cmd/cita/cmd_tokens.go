@@ -95,6 +95,14 @@ func runTokensCreate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer pool.Close()
+	// A token that would read nothing is refused before it exists: it could only fail later,
+	// far from the command that made it.
+	if _, err := tokenScope(ctx, cfg, pool, &mcpserver.Token{Email: strings.ToLower(addr), Groups: splitList(*groups)}); errors.Is(err, rag.ErrNoScope) {
+		return fmt.Errorf("%s has no access group under the current configuration%s: no token created; map the address in mcp.emails or mcp.domains, "+
+			"or give --groups that it holds", addr, groupsNote(*groups))
+	} else if err != nil {
+		return err
+	}
 	token, t, err := store.Create(ctx, addr, splitList(*groups), *note, exp)
 	if err != nil {
 		return err
@@ -102,13 +110,10 @@ func runTokensCreate(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintln(e.stdout, token)
 	fmt.Fprintf(e.stderr, "token %d for %s, %s\n", t.ID, t.Email, expiryText(t.ExpiresAt))
 	scope, err := tokenScope(ctx, cfg, pool, t)
-	switch {
-	case errors.Is(err, rag.ErrNoScope):
-		fmt.Fprintf(e.stderr, "warning: %s has no access group under the current configuration, so the token is refused "+
-			"until mcp.emails or mcp.domains maps it (or --groups names groups it has)\n", t.Email)
-	default:
-		fmt.Fprintf(e.stderr, "reads what these groups may read (today): %s\n", strings.Join(scope.Groups(), ", "))
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(e.stderr, "reads what these groups may read (today): %s\n", strings.Join(scope.Groups(), ", "))
 	if !cfg.MCP.Enabled {
 		fmt.Fprintln(e.stderr, "note: mcp.enabled is off in this configuration; `cita serve` does not serve /mcp yet")
 	}
@@ -278,4 +283,11 @@ func timePtr(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+func groupsNote(groups string) string {
+	if strings.TrimSpace(groups) == "" {
+		return ""
+	}
+	return " among --groups " + groups
 }
