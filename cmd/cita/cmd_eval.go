@@ -19,6 +19,7 @@ func init() {
 		usage: `Usage: cita eval --dataset DIR [--mode fts|vector|hybrid|all] [--k 10] [--json]
        cita eval --answers DIR [--json] [--misses]
        cita eval --rewrites FILE [--json]
+       cita eval --followups FILE [--json]
        cita eval --abstain --dataset DIR [--json]
        cita eval --leaks [--questions 20000] [--seed S]
 
@@ -63,6 +64,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
 	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
+	followups := fs.String("followups", "", "measure follow-up rewriting on a set of conversations over FILE's folder's corpus/ (e.g. testdata/handbook/followups.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
 	weights := fs.String("weights", "", "override the RRF weights, e.g. fts=1,vector=0.3, and the translation's (translated=0.7, translated_vector=1) (for calibration)")
 	translator := fs.String("translator", "auto", "offline query translator for cross-lingual search: auto (Apertium when installed), apertium, freedict, both or off")
@@ -82,6 +84,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
+	}
+	if *followups != "" {
+		return runFollowUpEval(ctx, e, *followups, *asJSON)
 	}
 	if *dataset == "" {
 		return fmt.Errorf("--dataset is required, e.g. --dataset ../shared/eval/xquad-es")
