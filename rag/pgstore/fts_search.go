@@ -33,8 +33,12 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	}
 	asked := queryWords(query.Text)
 	var alt []string
-	if query.AltWeight > 0 {
+	if query.AltWeight > 0 && query.Part != rag.FTSAsked {
 		alt = queryWords(query.Alt)
+	}
+	fuzzy := fuzzyWords(asked, alt)
+	if query.Part == rag.FTSAsked {
+		fuzzy = make([]bool, len(asked)) // corrections are FTSExtra's
 	}
 	words := append(asked, alt...)
 	if len(words) == 0 {
@@ -69,11 +73,14 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if err != nil {
 		return nil, nil, err
 	}
-	terms, err := s.resolveTerms(ctx, words, fuzzyWords(asked, alt), byWord, r)
+	terms, err := s.resolveTerms(ctx, words, fuzzy, byWord, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	terms = weighTranslated(terms, len(asked), query.AltWeight)
+	if query.Part == rag.FTSExtra {
+		terms = extraTerms(terms, len(asked))
+	}
 	if len(terms) == 0 {
 		return nil, nil, nil
 	}
@@ -203,6 +210,18 @@ func weighTranslated(terms []queryTerm, nQuery int, weight float64) []queryTerm 
 			t.Weight *= weight
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// extraTerms keeps what a translation adds to the asked words (FTSExtra): the terms of the
+// translated words (Word > nAsked) and the corrections of asked words.
+func extraTerms(terms []queryTerm, nAsked int) []queryTerm {
+	out := terms[:0]
+	for _, t := range terms {
+		if t.Word > nAsked || t.Fuzzy {
+			out = append(out, t)
+		}
 	}
 	return out
 }
