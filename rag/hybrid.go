@@ -33,7 +33,9 @@ type FTSQuery struct {
 // while the translation is still being made: FTSAsked scores the asked words (correcting none),
 // and FTSExtra what the translation adds (its novel words, weighted by AltWeight, and the
 // corrections of asked words it left as they were; with no Alt, the corrections of every
-// unknown asked word). BM25 sums over words, so the two parts' scores add up to FTSAll's.
+// unknown asked word). BM25 sums over words, so the two parts' scores add up to FTSAll's
+// (exactly while the question has no more words than the arm scores at once; past that, each
+// part keeps its own strongest words).
 type FTSPart int
 
 const (
