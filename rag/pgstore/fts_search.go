@@ -40,6 +40,7 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if query.Part == rag.FTSAsked {
 		fuzzy = make([]bool, len(asked)) // corrections are FTSExtra's
 	}
+	alt = novelWords(alt, asked)
 	words := append(asked, alt...)
 	if len(words) == 0 {
 		return nil, nil, nil
@@ -73,19 +74,27 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if err != nil {
 		return nil, nil, err
 	}
-	terms, err := s.resolveTerms(ctx, words, fuzzy, byWord, r)
+	terms, err := s.resolveTerms(ctx, words, len(asked), fuzzy, byWord, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	terms = weighTranslated(terms, len(asked), query.AltWeight)
-	if query.Part == rag.FTSExtra {
-		terms = extraTerms(terms, len(asked))
-	}
 	if len(terms) == 0 {
 		return nil, nil, nil
 	}
 	withIDF(terms, n)
 	terms = strongestWords(terms, maxScoredWords)
+	// The words scored and the candidate terms are chosen as for the whole query; FTSExtra then
+	// keeps its own: a translated word weaker than the question's strongest costs nothing, and
+	// its candidates are the chunks its rare terms reach (the asked part has the others; a chunk
+	// both reach sums both parts' scores).
+	cands := candidateTerms(terms, int64(s.FTSCandidateBudget))
+	if query.Part == rag.FTSExtra {
+		terms, cands = extraTerms(terms, len(asked)), extraTerms(cands, len(asked))
+		if len(terms) == 0 || len(cands) == 0 {
+			return nil, nil, nil
+		}
+	}
 	var labels []string
 	for _, t := range terms {
 		label := t.Lexeme
@@ -102,7 +111,7 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	}
 
 	var candT, candS []string
-	for _, t := range candidateTerms(terms, int64(s.FTSCandidateBudget)) {
+	for _, t := range cands {
 		if t.Kind == "s" {
 			candS = append(candS, t.Lexeme)
 		} else {
@@ -181,6 +190,26 @@ func fuzzyWords(asked, alt []string) []bool {
 	}
 	for i, w := range asked {
 		out[i] = repeated[strings.ToLower(w)]
+	}
+	return out
+}
+
+// novelWords returns the words of alt that are not words of asked (letter case aside): the
+// names, codes and numbers a translation repeats would only be looked up to be dropped
+// (weighTranslated).
+func novelWords(alt, asked []string) []string {
+	if len(alt) == 0 {
+		return alt
+	}
+	own := make(map[string]bool, len(asked))
+	for _, w := range asked {
+		own[strings.ToLower(w)] = true
+	}
+	var out []string
+	for _, w := range alt {
+		if !own[strings.ToLower(w)] {
+			out = append(out, w)
+		}
 	}
 	return out
 }
