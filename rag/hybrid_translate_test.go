@@ -244,3 +244,44 @@ func TestHybridTranslatesShortQueriesTheWayThatChangesThem(t *testing.T) {
 		}
 	}
 }
+
+// rescoringStore is a fakeArmStore that can rescore, recording what it was asked.
+type rescoringStore struct {
+	fakeArmStore
+	rescored [][]int64
+	blends   [][]float32
+}
+
+func (s *rescoringStore) RescoreVector(_ context.Context, vec []float32, ids []int64, _ Scope) ([]ArmHit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rescored, s.blends = append(s.rescored, ids), append(s.blends, vec)
+	return []ArmHit{{ChunkID: 7, Rank: 1, Score: 0.9}}, nil
+}
+
+// With a store that rescores, the translation is blended in by re-ranking the query's own
+// vector hits: one index search, not two.
+func TestHybridBlendsTheTranslationByRescoringTheQuerysHits(t *testing.T) {
+	t.Parallel()
+	const query, translation = "¿Quién aprueba un despliegue?", "Who approves a deployment?"
+	store := &rescoringStore{}
+	opts := DefaultHybridOptions()
+	opts.Translator = translatorFunc(func(context.Context, string, string, string) (string, error) { return translation, nil })
+	res, err := NewHybrid(store, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}, opts).
+		Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(store.vectors) != 1 || store.vectors[0][1] != 0 {
+		t.Errorf("index searched with %v, want once, with the query's own vector", store.vectors)
+	}
+	if len(store.rescored) != 1 || !slices.Equal(store.rescored[0], []int64{1}) {
+		t.Fatalf("rescored %v, want the query's vector hits [1] once", store.rescored)
+	}
+	if b, w := store.blends[0], opts.TranslatedVectorWeight; b[0] == 0 || math.Abs(float64(b[1]/b[0])-w) > 1e-6 {
+		t.Errorf("rescored against %v, want the query's vector plus %.1f times the translation's", b, w)
+	}
+	if got := res.Trace.Arms[ArmVector]; len(got) != 1 || got[0].ChunkID != 7 {
+		t.Errorf("vector arm %+v, want the rescored ranking", got)
+	}
+}

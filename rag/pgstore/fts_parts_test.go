@@ -52,3 +52,46 @@ func TestFullTextPartsAddUpToTheWholeQuery(t *testing.T) {
 		}
 	}
 }
+
+// Rescoring keeps the access filter: ids the scope may not read are not scored.
+func TestRescoreVectorKeepsTheScope(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	seedCorpus(t, b)
+	ctx := context.Background()
+	vecs, err := b.emb.Embed(ctx, []string{"vacation days per year"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := rag.MustScope("everyone", "engineering", "hr")
+	hits, err := b.store.SearchVector(ctx, vecs[0], all, 50)
+	if err != nil || len(hits) < 2 {
+		t.Fatalf("vector search: %d hits, %v", len(hits), err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	full, err := b.store.RescoreVector(ctx, vecs[0], ids, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != len(hits) || full[0].ChunkID != hits[0].ChunkID || math.Abs(full[0].Score-hits[0].Score) > 1e-4 {
+		t.Errorf("rescoring the search's own hits with its vector: %d hits led by %+v; want %d led by %+v", len(full), full[0], len(hits), hits[0])
+	}
+	narrow := rag.MustScope("engineering")
+	readable, err := b.store.SearchVector(ctx, vecs[0], narrow, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.store.RescoreVector(ctx, vecs[0], ids, narrow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(readable) || len(got) >= len(full) {
+		t.Errorf("rescored %d chunks under a narrower scope that reads %d of %d; want only the readable ones", len(got), len(readable), len(full))
+	}
+	if _, err := b.store.RescoreVector(ctx, vecs[0], ids, rag.Scope{}); err != rag.ErrNoScope {
+		t.Errorf("empty scope: %v, want ErrNoScope", err)
+	}
+}
