@@ -90,7 +90,7 @@ func runCorpusBench(ctx context.Context, e *env, opts corpusBenchOptions) error 
 		asked = append(asked, questions...)
 	}
 	if opts.translation == "compare" {
-		return compareTranslation(ctx, e, a, dir, asked, asJSON)
+		return compareTranslation(ctx, e, a, dir, rep.Chunks, asked, asJSON)
 	}
 	lat, err := bench.RunQuestions(ctx, a.store, a.embedder, a.search, asked, corpusBenchGroup)
 	if err != nil {

@@ -25,6 +25,10 @@ type TranslationCost struct {
 	// The translator's time, made beside the arms.
 	TranslateP50 float64 `json:"translate_p50_ms"`
 	TranslateP95 float64 `json:"translate_p95_ms"`
+	// What the translation adds, searched when it arrives: the full-text arm's extra part and
+	// the blended vector search (embedding the translation included).
+	ExtraFTSP95    float64 `json:"fts_translated_p95_ms"`
+	ExtraVectorP95 float64 `json:"vector_translated_p95_ms"`
 	// Translated counts the searches whose translation was searched; Missing those whose
 	// translator failed.
 	Translated int `json:"translated"`
@@ -36,7 +40,7 @@ type TranslationCost struct {
 // that drift on a shared machine falls on both alike. It returns the first search error.
 func CompareTranslation(ctx context.Context, off, on rag.Searcher, questions []string, group string) (*TranslationCost, error) {
 	scope := rag.MustScope(group)
-	var offT, onT, ftsOff, ftsOn, translate []time.Duration
+	var offT, onT, ftsOff, ftsOn, translate, extraFTS, extraVec []time.Duration
 	c := &TranslationCost{Questions: len(questions)}
 	var words int
 	for i, q := range questions {
@@ -69,6 +73,8 @@ func CompareTranslation(ctx context.Context, off, on rag.Searcher, questions []s
 			}
 			onT, ftsOn = append(onT, took), append(ftsOn, res.Trace.Timings["fts"])
 			translate = append(translate, res.Trace.Timings["translate"])
+			extraFTS = append(extraFTS, res.Trace.Timings["fts_translated"])
+			extraVec = append(extraVec, res.Trace.Timings["vector_translated"])
 			if res.Trace.Translated != "" {
 				c.Translated++
 			}
@@ -85,5 +91,6 @@ func CompareTranslation(ctx context.Context, off, on rag.Searcher, questions []s
 	c.RatioP95 = c.OnP95 / max(c.OffP95, 0.001)
 	c.FTSOffP95, c.FTSOnP95 = pct(ftsOff, 0.95), pct(ftsOn, 0.95)
 	c.TranslateP50, c.TranslateP95 = pct(translate, 0.5), pct(translate, 0.95)
+	c.ExtraFTSP95, c.ExtraVectorP95 = pct(extraFTS, 0.95), pct(extraVec, 0.95)
 	return c, nil
 }
