@@ -25,8 +25,9 @@ type TranslationCost struct {
 	// The translator's time, made beside the arms.
 	TranslateP50 float64 `json:"translate_p50_ms"`
 	TranslateP95 float64 `json:"translate_p95_ms"`
-	// What the translation adds, searched when it arrives: the full-text arm's extra part and
-	// the blended vector search (embedding the translation included).
+	// What the translation adds, searched when it arrives: the full-text arm's extra part, and
+	// the vector arm's blend (embedding the translation, waiting for the query's own hits, and
+	// rescoring them; a second index search with a store that cannot rescore).
 	ExtraFTSP95    float64 `json:"fts_translated_p95_ms"`
 	ExtraVectorP95 float64 `json:"vector_translated_p95_ms"`
 	// Translated counts the searches whose translation was searched; Missing those whose
