@@ -102,8 +102,17 @@ func (p *Pipeline) cacheLookup(ctx context.Context, key CacheKey, ans *Answer, o
 
 // cacheStore records a fresh answer; an error is logged, never returned: the asker already has
 // the answer.
+//
+// An answer searched without the translation a working translator would have added (it
+// crashed, timed out, was restarting) is not stored: the same question asked once the
+// translator is back may find the passages in the other language.
 func (p *Pipeline) cacheStore(ctx context.Context, key CacheKey, ans *Answer) {
 	if p.opts.Cache == nil || !key.Valid() || ctx.Err() != nil {
+		return
+	}
+	if ans.Search != nil && ans.Search.Trace.TranslationMissing != "" {
+		p.logger.DebugContext(ctx, "answer not cached: searched without its translation",
+			slog.String("reason", ans.Search.Trace.TranslationMissing))
 		return
 	}
 	start := time.Now()

@@ -25,7 +25,24 @@ type FTSQuery struct {
 	Text      string
 	Alt       string
 	AltWeight float64
+	// Part selects which of the query's terms are scored; the zero value scores them all.
+	Part FTSPart
 }
+
+// FTSPart splits a cross-lingual full-text query in two, so the asked words can be searched
+// while the translation is still being made: FTSAsked scores the asked words (correcting none),
+// and FTSExtra what the translation adds (its novel words, weighted by AltWeight, and the
+// corrections of asked words it left as they were; with no Alt, the corrections of every
+// unknown asked word). BM25 sums over words, so the two parts' scores add up to FTSAll's
+// (exactly while the question has no more words than the arm scores at once; past that, each
+// part keeps its own strongest words).
+type FTSPart int
+
+const (
+	FTSAll FTSPart = iota
+	FTSAsked
+	FTSExtra
+)
 
 // HybridOptions tunes fusion. The zero value is not useful; start from DefaultHybridOptions.
 type HybridOptions struct {
@@ -39,8 +56,9 @@ type HybridOptions struct {
 	// FuseRRF).
 	ScoreAware bool
 	// Translator, when set, translates each query into the other language (Spanish <->
-	// English); the translation is searched too, under the same scope. nil, or a failing
-	// translator, means monolingual search.
+	// English) while the query's own words are searched; what the translation adds is searched
+	// when it arrives, under the same scope. nil means monolingual search; a failing
+	// translator too, and the trace says why (SearchTrace.TranslationMissing).
 	Translator Translator
 	// TranslatedWeight is the weight of the translated words in the full-text arm, relative to
 	// the query's own words.
@@ -49,6 +67,8 @@ type HybridOptions struct {
 	// normalised sum of the query's vector and this many times the translation's. 0 means the
 	// vector arm searches the query alone.
 	TranslatedVectorWeight float64
+	// TranslationFailures, when set, is told of every translation that failed (a metric).
+	TranslationFailures TranslationObserver
 }
 
 // DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
@@ -100,41 +120,57 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		return false
 	}
 	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
-	h.translate(ctx, req, &trace)
+	// The original-language arms start at once; the translation is made beside them, and what
+	// it adds is searched when it arrives, so the arms never wait for the translator.
+	crossLingual := h.opts.Translator != nil || req.Translation != ""
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
+	queryVec := make(chan []float32, 1)           // the query's vector, for the translation's blend
+	queryHits := make(chan []ArmHit, 1)           // the query's vector hits, to rescore for the blend
+	var extra translatedPart
 	g, gctx := errgroup.WithContext(ctx)
 	if useArm(ArmVector) {
 		g.Go(func() error {
 			start := time.Now()
-			texts := []string{req.Query}
-			if h.opts.TranslatedVectorWeight > 0 && trace.Translated != "" {
-				texts = append(texts, trace.Translated)
-			}
-			vecs, err := h.embedder.Embed(gctx, texts)
+			vecs, err := h.embedder.Embed(gctx, []string{req.Query})
 			if err != nil {
 				return fmt.Errorf("embed query: %w", err)
 			}
+			queryVec <- vecs[0]
 			embedTook = time.Since(start)
 			start = time.Now()
-			vecHits, err = h.store.SearchVector(gctx, blendVectors(vecs, h.opts.TranslatedVectorWeight), req.Scope, k)
+			vecHits, err = h.store.SearchVector(gctx, vecs[0], req.Scope, k)
 			vecTook = time.Since(start)
+			if err == nil {
+				queryHits <- vecHits
+			}
 			return err
 		})
 	}
 	if useArm(ArmFTS) {
 		g.Go(func() error {
 			start := time.Now()
+			q := FTSQuery{Text: req.Query}
+			if crossLingual {
+				q.Part = FTSAsked
+			}
 			var err error
-			q := FTSQuery{Text: req.Query, Alt: trace.Translated, AltWeight: h.opts.TranslatedWeight}
 			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, q, req.Scope, k)
 			ftsTook = time.Since(start)
+			return err
+		})
+	}
+	if crossLingual {
+		g.Go(func() error {
+			var err error
+			extra, err = h.searchTranslated(gctx, req, k, useArm, queryVec, queryHits)
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	extra.apply(&trace, &ftsHits, &vecHits, k)
 	trace.Timings["embed"], trace.Timings["vector"], trace.Timings["fts"] = embedTook, vecTook, ftsTook
 	trace.Arms[ArmVector], trace.Arms[ArmFTS] = vecHits, ftsHits
 	for a, w := range h.opts.Weights {
@@ -183,32 +219,6 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		res.Hits = promoteNamed(res.Hits, ref)
 	}
 	return res, nil
-}
-
-// translate fills in trace.Translated: the request's own translation, else the translator's.
-// A failing translator leaves it empty (the search stays monolingual) and is logged by the
-// translator; the search itself never fails for it.
-func (h *Hybrid) translate(ctx context.Context, req SearchRequest, trace *SearchTrace) {
-	from, sure := QueryLang(req.Query)
-	if req.Translation != "" {
-		trace.Translated, trace.TranslatedLang = req.Translation, OtherLang(from)
-		return
-	}
-	if h.opts.Translator == nil {
-		return
-	}
-	start := time.Now()
-	defer func() { trace.Timings["translate"] = time.Since(start) }()
-	out, err := h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
-	if err == nil && !sure && sameWords(out, req.Query) {
-		// A short query may be in either language: nothing translated means the other way.
-		from = OtherLang(from)
-		out, err = h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
-	}
-	if err != nil || strings.TrimSpace(out) == "" || sameWords(out, req.Query) {
-		return
-	}
-	trace.Translated, trace.TranslatedLang = out, OtherLang(from)
 }
 
 // blendVectors returns the one vector given, or the normalised sum of the first (the query's)

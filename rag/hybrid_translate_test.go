@@ -3,23 +3,31 @@ package rag
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
-// fakeArmStore records what the arms were asked.
+// fakeArmStore records what the arms were asked; it is safe for the arms' goroutines.
 type fakeArmStore struct {
+	mu      sync.Mutex
 	fts     []FTSQuery
 	vectors [][]float32
 }
 
 func (f *fakeArmStore) SearchVector(_ context.Context, vec []float32, _ Scope, _ int) ([]ArmHit, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.vectors = append(f.vectors, vec)
 	return []ArmHit{{ChunkID: 1, Rank: 1, Score: 0.5}}, nil
 }
 
 func (f *fakeArmStore) SearchFTS(_ context.Context, q FTSQuery, _ Scope, _ int) ([]ArmHit, []string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.fts = append(f.fts, q)
 	return []ArmHit{{ChunkID: 1, Rank: 1, Score: 3}}, nil, nil
 }
@@ -32,16 +40,36 @@ func (f *fakeArmStore) LoadHits(_ context.Context, ids []int64, _ Scope) ([]Hit,
 	return out, nil
 }
 
-// recordingEmbedder records what it embeds; text i becomes the unit vector e_i, so a mean shows.
-type recordingEmbedder struct{ texts [][]string }
+// ftsPart returns the full-text query of the given part and how many there were of it.
+func (f *fakeArmStore) ftsPart(part FTSPart) (FTSQuery, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var got FTSQuery
+	n := 0
+	for _, q := range f.fts {
+		if q.Part == part {
+			got, n = q, n+1
+		}
+	}
+	return got, n
+}
+
+// recordingEmbedder records what it embeds; a text in axes becomes the unit vector along its
+// axis (any other along axis 0), so a blend shows.
+type recordingEmbedder struct {
+	mu    sync.Mutex
+	axes  map[string]int
+	texts []string
+}
 
 func (e *recordingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	e.texts = append(e.texts, texts)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	out := make([][]float32, len(texts))
-	for i := range texts {
-		v := make([]float32, 4)
-		v[i%4] = 1
-		out[i] = v
+	for i, text := range texts {
+		e.texts = append(e.texts, text)
+		out[i] = make([]float32, 4)
+		out[i][e.axes[text]] = 1
 	}
 	return out, nil
 }
@@ -54,33 +82,49 @@ func (f translatorFunc) Translate(ctx context.Context, text, from, to string) (s
 
 func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	t.Parallel()
+	const query, translation = "¿Quién aprueba un despliegue?", "Who approves a deployment?"
 	var asked [][3]string
 	tr := translatorFunc(func(_ context.Context, text, from, to string) (string, error) {
 		asked = append(asked, [3]string{text, from, to})
-		return "Who approves a deployment?", nil
+		return translation, nil
 	})
-	store, emb := &fakeArmStore{}, &recordingEmbedder{}
+	store, emb := &fakeArmStore{}, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}
 	opts := DefaultHybridOptions()
 	opts.Translator = tr
-	res, err := NewHybrid(store, emb, opts).Search(context.Background(), SearchRequest{Query: "¿Quién aprueba un despliegue?", Scope: MustScope("everyone")})
+	res, err := NewHybrid(store, emb, opts).Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(asked) != 1 || asked[0] != [3]string{"¿Quién aprueba un despliegue?", "es", "en"} {
+	if len(asked) != 1 || asked[0] != [3]string{query, "es", "en"} {
 		t.Errorf("translator asked %v, want the query once, es to en", asked)
 	}
-	if res.Trace.Translated != "Who approves a deployment?" || res.Trace.TranslatedLang != "en" {
-		t.Errorf("trace translated %q (%s)", res.Trace.Translated, res.Trace.TranslatedLang)
+	if res.Trace.Translated != translation || res.Trace.TranslatedLang != "en" || res.Trace.TranslationMissing != "" {
+		t.Errorf("trace translated %q (%s), missing %q", res.Trace.Translated, res.Trace.TranslatedLang, res.Trace.TranslationMissing)
 	}
-	want := FTSQuery{Text: "¿Quién aprueba un despliegue?", Alt: "Who approves a deployment?", AltWeight: opts.TranslatedWeight}
-	if len(store.fts) != 1 || store.fts[0] != want {
-		t.Errorf("full-text arm asked %+v, want %+v", store.fts, want)
+	if q, n := store.ftsPart(FTSAsked); n != 1 || q != (FTSQuery{Text: query, Part: FTSAsked}) {
+		t.Errorf("asked words searched %d times as %+v, want once without the translation", n, q)
 	}
-	if len(emb.texts) != 1 || !slices.Equal(emb.texts[0], []string{"¿Quién aprueba un despliegue?", "Who approves a deployment?"}) {
-		t.Errorf("embedded %q, want the query and its translation", emb.texts)
+	want := FTSQuery{Text: query, Alt: translation, AltWeight: opts.TranslatedWeight, Part: FTSExtra}
+	if q, n := store.ftsPart(FTSExtra); n != 1 || q != want {
+		t.Errorf("translation searched %d times as %+v, want once as %+v", n, q, want)
 	}
-	if v, w := store.vectors[0], opts.TranslatedVectorWeight; v[0] == 0 || math.Abs(float64(v[1]/v[0])-w) > 1e-6 {
-		t.Errorf("vector arm searched %v, want the query's vector plus %.1f times the translation's, normalised", v, w)
+	// The asked and the translated parts of the full-text arm both found chunk 1 with 3: summed.
+	if got := res.Trace.Arms[ArmFTS]; len(got) != 1 || got[0].Score != 6 {
+		t.Errorf("full-text arm %+v, want chunk 1 with the parts' scores added (6)", got)
+	}
+	slices.Sort(emb.texts)
+	if !slices.Equal(emb.texts, []string{translation, query}) {
+		t.Errorf("embedded %q, want the query and its translation, each once", emb.texts)
+	}
+	if len(store.vectors) != 2 {
+		t.Fatalf("vector arm searched %d times, want the query alone, then blended", len(store.vectors))
+	}
+	blended := store.vectors[0]
+	if blended[1] == 0 {
+		blended = store.vectors[1]
+	}
+	if w := opts.TranslatedVectorWeight; blended[0] == 0 || math.Abs(float64(blended[1]/blended[0])-w) > 1e-6 {
+		t.Errorf("blended vector %v, want the query's vector plus %.1f times the translation's, normalised", blended, w)
 	}
 }
 
@@ -98,26 +142,65 @@ func TestHybridUsesTheRequestsTranslationFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if store.fts[0].Alt != "¿Cómo despliego billing-api en staging?" {
-		t.Errorf("full-text alternative %q, want the request's translation", store.fts[0].Alt)
+	if q, _ := store.ftsPart(FTSExtra); q.Alt != "¿Cómo despliego billing-api en staging?" {
+		t.Errorf("full-text alternative %q, want the request's translation", q.Alt)
 	}
 }
 
-func TestHybridWithoutWorkingTranslatorIsMonolingual(t *testing.T) {
+// failureCounter records the reasons a TranslationObserver is told.
+type failureCounter struct {
+	mu      sync.Mutex
+	reasons []string
+}
+
+func (c *failureCounter) ObserveTranslationFailure(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reasons = append(c.reasons, reason)
+}
+
+func TestHybridWithoutTranslatorSearchesEveryTermOnce(t *testing.T) {
 	t.Parallel()
-	for name, tr := range map[string]Translator{
-		"none":    nil,
-		"failing": translatorFunc(func(context.Context, string, string, string) (string, error) { return "", errors.New("down") }),
+	store, emb := &fakeArmStore{}, &recordingEmbedder{}
+	res, err := NewHybrid(store, emb, DefaultHybridOptions()).Search(context.Background(), SearchRequest{Query: "vacaciones", Scope: MustScope("everyone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, n := store.ftsPart(FTSAll); n != 1 || len(store.fts) != 1 || q.Alt != "" {
+		t.Errorf("full-text arm asked %+v, want one query of every term", store.fts)
+	}
+	if len(emb.texts) != 1 || len(store.vectors) != 1 || res.Trace.Translated != "" || res.Trace.TranslationMissing != "" {
+		t.Errorf("embedded %q, searched %d vectors, trace %q / missing %q; want the query alone, nothing missing",
+			emb.texts, len(store.vectors), res.Trace.Translated, res.Trace.TranslationMissing)
+	}
+}
+
+func TestHybridWithFailingTranslatorSaysWhyAndStillCorrects(t *testing.T) {
+	t.Parallel()
+	for name, fail := range map[string]error{
+		"error":   errors.New("apertium spa-eng: down since 10:00:00"),
+		"timeout": fmt.Errorf("apertium spa-eng: no answer within 1s: %w", context.DeadlineExceeded),
 	} {
-		store, emb := &fakeArmStore{}, &recordingEmbedder{}
+		store, emb, failures := &fakeArmStore{}, &recordingEmbedder{}, &failureCounter{}
 		opts := DefaultHybridOptions()
-		opts.Translator = tr
+		opts.Translator = translatorFunc(func(context.Context, string, string, string) (string, error) { return "", fail })
+		opts.TranslationFailures = failures
 		res, err := NewHybrid(store, emb, opts).Search(context.Background(), SearchRequest{Query: "vacaciones", Scope: MustScope("everyone")})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if store.fts[0].Alt != "" || len(emb.texts[0]) != 1 || res.Trace.Translated != "" || res.Trace.TranslatedLang != "" {
-			t.Errorf("%s: searched a translation (fts %+v, embedded %q, trace %q)", name, store.fts[0], emb.texts[0], res.Trace.Translated)
+		if res.Trace.Translated != "" || !strings.Contains(res.Trace.TranslationMissing, fail.Error()) {
+			t.Errorf("%s: trace translated %q, missing %q; want none, and the translator's error", name, res.Trace.Translated, res.Trace.TranslationMissing)
+		}
+		// Without a translation the extra part still corrects the asked words' typos.
+		if q, n := store.ftsPart(FTSExtra); n != 1 || q.Alt != "" {
+			t.Errorf("%s: extra part asked %d times as %+v, want once without a translation", name, n, q)
+		}
+		if len(emb.texts) != 1 || len(store.vectors) != 1 {
+			t.Errorf("%s: embedded %q, %d vector searches; want the query alone", name, emb.texts, len(store.vectors))
+		}
+		if !slices.Equal(failures.reasons, []string{name}) {
+			t.Errorf("observer told %v, want [%s]", failures.reasons, name)
 		}
 	}
 }
@@ -159,5 +242,46 @@ func TestHybridTranslatesShortQueriesTheWayThatChangesThem(t *testing.T) {
 			t.Errorf("%q: translated %q into %q after asking %v; want %q from %s after %v",
 				c.query, res.Trace.Translated, res.Trace.TranslatedLang, asked, c.wantTranslated, c.wantFrom, c.wantAsked)
 		}
+	}
+}
+
+// rescoringStore is a fakeArmStore that can rescore, recording what it was asked.
+type rescoringStore struct {
+	fakeArmStore
+	rescored [][]int64
+	blends   [][]float32
+}
+
+func (s *rescoringStore) RescoreVector(_ context.Context, vec []float32, ids []int64, _ Scope) ([]ArmHit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rescored, s.blends = append(s.rescored, ids), append(s.blends, vec)
+	return []ArmHit{{ChunkID: 7, Rank: 1, Score: 0.9}}, nil
+}
+
+// With a store that rescores, the translation is blended in by re-ranking the query's own
+// vector hits: one index search, not two.
+func TestHybridBlendsTheTranslationByRescoringTheQuerysHits(t *testing.T) {
+	t.Parallel()
+	const query, translation = "¿Quién aprueba un despliegue?", "Who approves a deployment?"
+	store := &rescoringStore{}
+	opts := DefaultHybridOptions()
+	opts.Translator = translatorFunc(func(context.Context, string, string, string) (string, error) { return translation, nil })
+	res, err := NewHybrid(store, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}, opts).
+		Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(store.vectors) != 1 || store.vectors[0][1] != 0 {
+		t.Errorf("index searched with %v, want once, with the query's own vector", store.vectors)
+	}
+	if len(store.rescored) != 1 || !slices.Equal(store.rescored[0], []int64{1}) {
+		t.Fatalf("rescored %v, want the query's vector hits [1] once", store.rescored)
+	}
+	if b, w := store.blends[0], opts.TranslatedVectorWeight; b[0] == 0 || math.Abs(float64(b[1]/b[0])-w) > 1e-6 {
+		t.Errorf("rescored against %v, want the query's vector plus %.1f times the translation's", b, w)
+	}
+	if got := res.Trace.Arms[ArmVector]; len(got) != 1 || got[0].ChunkID != 7 {
+		t.Errorf("vector arm %+v, want the rescored ranking", got)
 	}
 }

@@ -68,6 +68,11 @@ type SearchTrace struct {
 	// relevance guard and the composer compare it with passages in that language.
 	Translated     string
 	TranslatedLang string
+	// TranslationMissing says why the query was searched without its translation although a
+	// translator is configured ("translator failed: ..."): crashed, timed out, restarting or
+	// not installed. "" when the translation was searched, or none was needed or configured.
+	// An answer found so is not cached.
+	TranslationMissing string
 }
 
 // ArmHit is one chunk as ranked by one arm.

@@ -86,8 +86,20 @@ var numberWords = func() map[string]string {
 	for i, w := range strings.Fields("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve veinte") {
 		m[w] = strconv.Itoa(i)
 	}
-	m["una"], m["thirty"], m["treinta"], m["first"], m["primer"], m["primero"] = "1", "30", "30", "1", "1", "1"
-	m["second"], m["third"], m["fifth"], m["tenth"], m["segundo"], m["tercer"], m["tercero"], m["quinto"], m["decimo"] = "2", "3", "5", "10", "2", "3", "3", "5", "10"
+	m["una"], m["thirty"], m["treinta"] = "1", "30", "30"
+	// Ordinals, unaccented as ContentTokens leaves them, with the Spanish feminine and
+	// shortened forms ("primera semana", "tercer día"). "cuarto" is also a room and "second"
+	// a second: both read as the number, which a question about a room or seconds rarely minds.
+	for n, forms := range map[string]string{
+		"1": "first primero primera primer", "2": "second segundo segunda", "3": "third tercero tercera tercer",
+		"4": "fourth cuarto cuarta", "5": "fifth quinto quinta", "6": "sixth sexto sexta",
+		"7": "seventh septimo septima setimo setima", "8": "eighth octavo octava", "9": "ninth noveno novena",
+		"10": "tenth decimo decima", "20": "twentieth vigesimo vigesima", "30": "thirtieth trigesimo trigesima",
+	} {
+		for _, w := range strings.Fields(forms) {
+			m[w] = n
+		}
+	}
 	return m
 }()
 

@@ -45,12 +45,14 @@ func TokenStem(tok string) string {
 	return tok
 }
 
-// stopwords are unaccented Spanish and English function words; they carry no topic.
+// stopwords are unaccented Spanish and English function words; they carry no topic. Number
+// words are not among them ("dos días" is two days; numberWords writes them as digits), except
+// the articles "un", "una", "uno" and "unos", which are mostly "a" and "some".
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
 a al algo algun alguna algunas alguno algunos ante antes aquel aquella aquellas aquellos aqui asi aun
-cada como con contra cual cuales cuando cuanto cuantos cuanta cuantas de del desde donde dos e el ella ellas
+cada como con contra cual cuales cuando cuanto cuantos cuanta cuantas de del desde donde e el ella ellas
 ello ellos en entre era eran es esa esas ese eso esos esta estaba estan estar estas este esto estos fue
 fueron ha habia han hasta hay la las le les lo los mas me mi mis mucho muy nada ni no nos nosotros o os otra
 otras otro otros para pero poco por porque que quien quienes se sea ser si sido sin sobre son su sus tal

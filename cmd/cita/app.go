@@ -35,6 +35,8 @@ type app struct {
 	translator offlineTranslator
 	// replicas routes the search arms to database.read_urls (see useReplicas); nil without.
 	replicas *pgstore.Replicas
+	// translationFailures is told of failed query translations (serve's metrics); nil without.
+	translationFailures rag.TranslationObserver
 }
 
 // loadConfig reads the configuration file named by --config (none is fine).
@@ -114,7 +116,19 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 func (a *app) hybridOptions() rag.HybridOptions {
 	opts := rag.DefaultHybridOptions()
 	opts.Translator = a.translator.Translator
+	opts.TranslationFailures = a.translationFailures
 	return opts
+}
+
+// observeTranslations tells o of every failed query translation from now on: a.search is
+// rebuilt with it, over the replicas when useReplicas routed it there.
+func (a *app) observeTranslations(o rag.TranslationObserver) {
+	a.translationFailures = o
+	var store rag.ArmStore = a.store
+	if a.replicas != nil {
+		store = a.store.Routed(a.replicas)
+	}
+	a.search = rag.NewHybrid(store, a.embedder, a.hybridOptions())
 }
 
 func (a *app) Close() {

@@ -144,6 +144,9 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	if tr.Translated != "" {
 		fmt.Fprintf(w, "also searched in %s: %s (%s)\n", tr.TranslatedLang, tr.Translated, tr.Timings["translate"].Round(10_000))
 	}
+	if tr.TranslationMissing != "" {
+		fmt.Fprintf(w, "translation missing, searched in the question's language only (answer not cached): %s\n", tr.TranslationMissing)
+	}
 	fmt.Fprintf(w, "full-text terms: %s\n", strings.Join(tr.Terms, " "))
 	fmt.Fprintf(w, "weights: fts %.2f, vector %.2f\n", tr.Weights[rag.ArmFTS], tr.Weights[rag.ArmVector])
 	// Chunks are named by their place in the fused order below, never by database ids: ids are
@@ -284,7 +287,7 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 			timings[k] = float64(v.Microseconds()) / 1000
 		}
 		out["trace"] = map[string]any{"terms": tr.Terms, "translated": tr.Translated, "translated_lang": tr.TranslatedLang,
-			"weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+			"translation_missing": tr.TranslationMissing, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
 			"dropped": ans.Dropped, "timings_ms": timings}
 	}
 	enc := json.NewEncoder(w)

@@ -16,7 +16,7 @@ func init() {
 	register("bench", &command{
 		summary: "benchmark indexing and retrieval on synthetic corpora",
 		usage: `Usage: cita bench [--sizes 10000,100000] [--million] [--queries 300] [--question-words N] [--json]
-       cita bench --corpus DIR [--questions FILE] [--repeat N] [--json]
+       cita bench --corpus DIR [--questions FILE] [--repeat N] [--min-words N] [--translation compare] [--json]
 
 Builds synthetic corpora (realistic chunk lengths, a Zipf vocabulary, ten access groups) in an
 isolated namespace, dropped afterwards, and reports for each size: indexing throughput with the
@@ -32,8 +32,11 @@ object per size.
 --corpus DIR times a real corpus instead: a BEIR folder (corpus.jsonl) or a folder of files is
 indexed as cita index does (chunks/s), then every question of --questions FILE (default: DIR's
 queries.jsonl or questions.jsonl, or a questions.jsonl beside DIR) is asked over all of it,
-reported as above. cita bench --mcp measures the MCP server's search tool instead (cita help bench
---mcp is in docs/mcp.md).
+reported as above. --translation compare times the same questions without and with the offline
+translator instead (alternating, so load falls on both) and prints hybrid p50/p95 for each and
+the p95 ratio; with --min-words N only questions of at least N words are asked (long English
+questions: --corpus ../shared/eval/xquad-en --min-words 14 --repeat 3). cita bench --mcp
+measures the MCP server's search tool instead (cita help bench --mcp is in docs/mcp.md).
 
 Flags:
 `,
@@ -58,6 +61,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	corpus := fs.String("corpus", "", "instead: index this real corpus (a BEIR folder with corpus.jsonl, or a folder of files) and time its questions")
 	questions := fs.String("questions", "", "with --corpus: the questions (JSON Lines, a \"text\" or \"question\" per line; default: the folder's queries.jsonl or questions.jsonl)")
 	repeat := fs.Int("repeat", 1, "with --corpus: ask every question this many times")
+	translation := fs.String("translation", "", "with --corpus: \"compare\" times hybrid search of the same questions without and with the offline translator (see --translator) and prints the p95 ratio")
+	minWords := fs.Int("min-words", 0, "with --corpus: only the questions of at least this many words (long questions)")
 	questionWords := fs.Int("question-words", 0, "synthetic questions of exactly this many words (default: 6-25 words each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (go tool pprof) to FILE")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
@@ -73,7 +78,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		defer stop()
 	}
 	if *corpus != "" {
-		return runCorpusBench(ctx, e, *corpus, *questions, *repeat, *asJSON)
+		return runCorpusBench(ctx, e, corpusBenchOptions{dir: *corpus, questions: *questions, repeat: *repeat,
+			minWords: *minWords, translation: *translation, asJSON: *asJSON})
 	}
 	if *office > 0 {
 		return runOfficeBench(ctx, e, *office, *officeDir, *asJSON)

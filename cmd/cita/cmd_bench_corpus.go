@@ -27,9 +27,22 @@ type corpusBenchResult struct {
 	bench.Latencies
 }
 
+// corpusBenchOptions are cita bench --corpus's flags.
+type corpusBenchOptions struct {
+	dir, questions string
+	repeat         int
+	minWords       int    // only questions of at least this many words
+	translation    string // "compare": time without and with the translator
+	asJSON         bool
+}
+
 // runCorpusBench indexes a real corpus (a BEIR folder or a folder of files) into a scratch
-// namespace and times its questions (questionsPath, or the folder's own) repeat times over.
-func runCorpusBench(ctx context.Context, e *env, dir, questionsPath string, repeat int, asJSON bool) error {
+// namespace and times its questions (opts.questions, or the folder's own) repeat times over.
+func runCorpusBench(ctx context.Context, e *env, opts corpusBenchOptions) error {
+	dir, questionsPath, repeat, asJSON := opts.dir, opts.questions, opts.repeat, opts.asJSON
+	if opts.translation != "" && opts.translation != "compare" {
+		return fmt.Errorf("--translation %q: the one mode is compare", opts.translation)
+	}
 	if questionsPath == "" {
 		questionsPath = findQuestions(dir)
 		if questionsPath == "" {
@@ -39,6 +52,10 @@ func runCorpusBench(ctx context.Context, e *env, dir, questionsPath string, repe
 	questions, err := eval.LoadQuestions(questionsPath)
 	if err != nil {
 		return err
+	}
+	questions = longQuestions(questions, opts.minWords)
+	if len(questions) == 0 {
+		return fmt.Errorf("--corpus %s: no question of at least %d words in %s", dir, opts.minWords, questionsPath)
 	}
 	a, closeApp, err := openScratchApp(ctx, e, "cita_bench")
 	if err != nil {
@@ -71,6 +88,9 @@ func runCorpusBench(ctx context.Context, e *env, dir, questionsPath string, repe
 	var asked []string
 	for i := 0; i < max(repeat, 1); i++ {
 		asked = append(asked, questions...)
+	}
+	if opts.translation == "compare" {
+		return compareTranslation(ctx, e, a, dir, rep.Chunks, asked, asJSON)
 	}
 	lat, err := bench.RunQuestions(ctx, a.store, a.embedder, a.search, asked, corpusBenchGroup)
 	if err != nil {

@@ -73,6 +73,46 @@ func TestBenchCorpus(t *testing.T) {
 		check(t, benchJSON("--corpus", docs), 2, 2)
 	})
 
+	t.Run("translation compare, long questions only", func(t *testing.T) {
+		dir := t.TempDir()
+		var corpus, queries strings.Builder
+		for i := range 8 {
+			fmt.Fprintf(&corpus, `{"_id":"d%d","title":"Policy %d","text":"Travel policy number %d: expenses over %d euros need the approval of the finance team before the trip."}`+"\n", i, i, i, 100*i)
+		}
+		for i := range 3 { // three long questions, and two short ones the filter drops
+			fmt.Fprintf(&queries, `{"_id":"l%d","text":"who has to approve my travel expenses when they are over %d euros before the trip starts?"}`+"\n", i, 100*i)
+			if i < 2 {
+				fmt.Fprintf(&queries, `{"_id":"s%d","text":"travel expenses %d"}`+"\n", i, i)
+			}
+		}
+		write(t, filepath.Join(dir, "corpus.jsonl"), corpus.String())
+		write(t, filepath.Join(dir, "queries.jsonl"), queries.String())
+		var stdout, stderr bytes.Buffer
+		argv := []string{"--config", cfg, "bench", "--json", "--corpus", dir, "--min-words", "10", "--translation", "compare"}
+		if code := run(context.Background(), argv, &stdout, &stderr); code != 0 {
+			if strings.Contains(stderr.String(), "no offline translator") {
+				t.Skip("no offline translator installed (scripts/install-translation.sh)")
+			}
+			t.Fatalf("cita %v exited %d: %s", argv, code, stderr.String())
+		}
+		var res struct {
+			Questions  int     `json:"questions"`
+			OffP95     float64 `json:"hybrid_off_p95_ms"`
+			OnP95      float64 `json:"hybrid_on_p95_ms"`
+			Ratio      float64 `json:"on_off_p95_ratio"`
+			Translated int     `json:"translated"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+			t.Fatalf("output is not one JSON object: %v\n%s", err, stdout.String())
+		}
+		if res.Questions != 3 || res.OffP95 <= 0 || res.OnP95 <= 0 || res.Ratio <= 0 {
+			t.Errorf("got %+v; want the 3 long questions timed both ways, with a ratio", res)
+		}
+		if res.Translated != 3 {
+			t.Errorf("%d of 3 searches with the translator searched a translation", res.Translated)
+		}
+	})
+
 	t.Run("no questions", func(t *testing.T) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "a.md"), "# A\n\nSome text.\n")

@@ -98,6 +98,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	m := metrics.New()
 	m.WatchPool(a.pool)
+	m.WatchTranslations()
+	a.observeTranslations(m)
 	if a.replicas != nil {
 		m.WatchReplicas(a.replicas)
 	}

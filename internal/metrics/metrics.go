@@ -40,6 +40,8 @@ type Metrics struct {
 	syncLastSuccess *prometheus.GaugeVec
 	// sweepRuns, sweepFailures and sweepClosed count reconciliation sweeps (WatchSweeps).
 	sweepRuns, sweepFailures, sweepClosed *prometheus.CounterVec
+	// translationFailures counts failed query translations (WatchTranslations).
+	translationFailures *prometheus.CounterVec
 }
 
 // New returns the collectors registered on a fresh registry, with the Go runtime and process

@@ -90,11 +90,14 @@ func scanLookup(rows pgx.Rows) (map[int][]queryTerm, error) {
 }
 
 // resolveTerms turns the looked-up variants of words into the terms to search: the stemmed
-// forms the readable part of the index knows; for a word it lacks, the unstemmed form when the
-// simple vector holds it; else, among the words fuzzy allows (nil allows all), the nearest
-// vocabulary lexemes (pg_trgm) of the longest few (typos). Every word counts only what r may
-// read, a translated alternative's as much as the asked words'.
-func (s *Store) resolveTerms(ctx context.Context, words []string, fuzzy []bool, byWord map[int][]queryTerm, r readable) (terms []queryTerm, err error) {
+// forms the readable part of the index knows; for an asked word it lacks (one of the first
+// nAsked), the unstemmed form when the simple vector holds it; else, among the words fuzzy
+// allows (nil allows all), the nearest vocabulary lexemes (pg_trgm) of the longest few (typos).
+// Every word counts only what r may read, a translated alternative's as much as the asked
+// words'. A translated word gets no unstemmed fallback: it is a real word of the other
+// language, which the stemmed vocabulary has if any readable chunk does, and counting it
+// through the simple vector cost a scan per word.
+func (s *Store) resolveTerms(ctx context.Context, words []string, nAsked int, fuzzy []bool, byWord map[int][]queryTerm, r readable) (terms []queryTerm, err error) {
 	var unknown []int
 	var fallback []queryTerm // simple-vector forms of the words the stemmed vocabulary lacks
 	for ord := 1; ord <= len(words); ord++ {
@@ -105,7 +108,7 @@ func (s *Store) resolveTerms(ctx context.Context, words []string, fuzzy []bool, 
 				terms = append(terms, t)
 			}
 		}
-		if known {
+		if known || ord > nAsked {
 			continue
 		}
 		for _, t := range byWord[ord] {

@@ -39,13 +39,17 @@ type ApertiumOptions struct {
 	// StartTimeout bounds the first query after a (re)start, when the programs load their
 	// data; default DefaultStartTimeout.
 	StartTimeout time.Duration
-	Logger       *slog.Logger // nil means slog.Default()
+	// RestartWait caps how long a query waits for a pipeline restarting after a crash or a
+	// timeout (the restart goes on in the background); default DefaultRestartWait.
+	RestartWait time.Duration
+	Logger      *slog.Logger // nil means slog.Default()
 }
 
 // Apertium translates queries through two kept-alive Apertium pipelines, Spanish to English and
 // English to Spanish, each started on its first query. It is safe for concurrent use: queries in
 // one direction take turns (a query takes a few milliseconds). A pipeline that crashes or times
-// out is stopped, every process reaped, and started again by a later query.
+// out is stopped, every process reaped, and started again in the background by a later query,
+// which waits for it at most RestartWait.
 type Apertium struct {
 	pipes        map[string]*pipeline
 	timeout      time.Duration
@@ -67,6 +71,9 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
+	if opts.RestartWait <= 0 {
+		opts.RestartWait = DefaultRestartWait
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -76,7 +83,9 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.pipes[pair] = newPipeline(mode, stages, opts.Logger)
+		p := newPipeline(mode, stages, opts.Logger)
+		p.restartWait = opts.RestartWait
+		a.pipes[pair] = p
 	}
 	return a, nil
 }

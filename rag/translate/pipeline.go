@@ -11,12 +11,19 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // restartBackoff is how long a pipeline that died stays down before the next query may start it
 // again: a pair whose data is broken must not be restarted on every question.
 const restartBackoff = 5 * time.Second
+
+// DefaultRestartWait is how long a query waits, at most, for a pipeline being restarted after a
+// crash or a timeout (the programs load their data again, which takes a few hundred
+// milliseconds, more on a busy machine). The restart goes on in the background; a query that
+// gives up is searched in its own language only.
+const DefaultRestartWait = 250 * time.Millisecond
 
 // pipeline is one translation direction's kept-alive chain of Apertium programs, each a child
 // process, connected by pipes and flushing on NUL. Queries go through it one at a time (sem).
@@ -29,6 +36,10 @@ type pipeline struct {
 
 	sem     chan struct{} // one query at a time; a channel so waiting honours ctx
 	backoff time.Duration // restartBackoff; tests shorten it
+	// restartWait caps a query's wait for a restart (DefaultRestartWait); restarting is set
+	// while one runs in the background, holding sem.
+	restartWait time.Duration
+	restarting  atomic.Bool
 	// Below: guarded by sem.
 	cmds    []*exec.Cmd
 	stdin   io.WriteCloser
@@ -45,27 +56,34 @@ type pipeline struct {
 }
 
 func newPipeline(mode string, stages []stage, logger *slog.Logger) *pipeline {
-	return &pipeline{mode: mode, stages: stages, logger: logger, sem: make(chan struct{}, 1), backoff: restartBackoff}
+	return &pipeline{mode: mode, stages: stages, logger: logger, sem: make(chan struct{}, 1), backoff: restartBackoff,
+		restartWait: DefaultRestartWait}
 }
 
 // translate sends one line through the pipeline and returns its output. It returns an error when
 // ctx ends first (the pipeline is then restarted by the next query, since a late reply would
 // answer the wrong question), when the pipeline cannot start or died, and after Close.
 //
-// timeout bounds the wait for the queries ahead and the exchange itself; a query that has to
-// start the pipeline gets startTimeout for its exchange instead (the programs load their data
-// first, which takes a few hundred milliseconds, more on a busy machine).
+// timeout bounds the wait for the queries ahead and the exchange itself. The first start is
+// made by the query that needs it, whose exchange gets startTimeout instead (the programs load
+// their data first; serve starts them before any question, see Apertium.Warm). A restart after
+// a crash or a timeout runs in the background: the query that starts it, and any query arriving
+// meanwhile, waits at most restartWait for it and otherwise fails, so no question waits for
+// the programs to load again.
 func (p *pipeline) translate(ctx context.Context, line string, timeout, startTimeout time.Duration) (string, error) {
-	wait := time.NewTimer(timeout)
-	defer wait.Stop()
-	select {
-	case p.sem <- struct{}{}:
-	case <-ctx.Done():
-		return "", fmt.Errorf("apertium %s: waiting for the translator: %w", p.mode, ctx.Err())
-	case <-wait.C:
-		return "", fmt.Errorf("apertium %s: waiting for the translator: %w", p.mode, context.DeadlineExceeded)
+	wait := timeout
+	if p.restarting.Load() {
+		wait = min(wait, p.restartWait)
 	}
-	defer func() { <-p.sem }()
+	if err := p.acquire(ctx, wait); err != nil {
+		return "", err
+	}
+	held := true
+	defer func() {
+		if held {
+			<-p.sem
+		}
+	}()
 	if p.closed {
 		return "", fmt.Errorf("apertium %s: %w", p.mode, errClosed)
 	}
@@ -73,12 +91,61 @@ func (p *pipeline) translate(ctx context.Context, line string, timeout, startTim
 		if !p.downAt.IsZero() && time.Since(p.downAt) < p.backoff {
 			return "", fmt.Errorf("apertium %s: down since %s: %w", p.mode, p.downAt.Format(time.TimeOnly), p.downErr)
 		}
-		if err := p.start(); err != nil {
-			p.markDown(err)
-			return "", err
+		if p.started == 0 {
+			if err := p.start(); err != nil {
+				p.markDown(err)
+				return "", err
+			}
+			return p.exchange(ctx, line, startTimeout)
 		}
-		timeout = startTimeout
+		held = false // the restart holds sem now, and releases it when the programs answer
+		p.restarting.Store(true)
+		go p.restart(startTimeout)
+		if err := p.acquire(ctx, p.restartWait); err != nil {
+			return "", fmt.Errorf("apertium %s: restarting: %w", p.mode, err)
+		}
+		held = true
+		if p.cmds == nil {
+			return "", fmt.Errorf("apertium %s: restart failed: %w", p.mode, p.downErr)
+		}
 	}
+	return p.exchange(ctx, line, timeout)
+}
+
+// acquire takes sem, waiting at most wait. It returns an error wrapping ctx's, or
+// context.DeadlineExceeded when wait passed first.
+func (p *pipeline) acquire(ctx context.Context, wait time.Duration) error {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case p.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("apertium %s: waiting for the translator: %w", p.mode, ctx.Err())
+	case <-timer.C:
+		return fmt.Errorf("apertium %s: waiting for the translator: %w", p.mode, context.DeadlineExceeded)
+	}
+}
+
+// restart starts the stopped pipeline again and sends it a first query, within startTimeout,
+// so it is ready for the next question; it is called holding sem and releases it. A failure
+// marks the pipeline down (the next query after the backoff tries again).
+func (p *pipeline) restart(startTimeout time.Duration) {
+	defer func() {
+		p.restarting.Store(false)
+		<-p.sem
+	}()
+	if err := p.start(); err != nil {
+		p.markDown(err)
+		return
+	}
+	_, _ = p.exchange(context.Background(), "hola", startTimeout) // a failure is marked down by exchange
+}
+
+// exchange sends one line through the running pipeline, holding sem, and returns its output.
+// A crash, a protocol error or a timeout stops the pipeline and marks it down; ctx ending first
+// stops it too (a late reply would answer the wrong question) without marking it down.
+func (p *pipeline) exchange(ctx context.Context, line string, timeout time.Duration) (string, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -208,3 +208,47 @@ func TestStreamSafeAndStripMarks(t *testing.T) {
 		t.Errorf("stripMarks = %q", got)
 	}
 }
+
+// A restart after a crash must not hold a question while the programs load again: the query
+// that finds the pipeline dead waits at most restartWait, the restart goes on in the
+// background, and a later query gets the restarted pipeline.
+func TestPipelineRestartWaitIsCapped(t *testing.T) {
+	t.Parallel()
+	const load = 1500 * time.Millisecond // how long the fake programs take to start answering
+	p := fakePipeline(t, "sh", "-c", "sleep 1.5; exec cat")
+	p.backoff, p.restartWait = 0, 100*time.Millisecond
+	if got, err := p.translate(context.Background(), "first", time.Second, 10*time.Second); err != nil || got != "first" {
+		t.Fatalf("first start = %q, %v; the first start waits for the programs", got, err)
+	}
+	if err := syscallKill(p.pids()[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.translate(context.Background(), "finds it dead", time.Second, 10*time.Second); err == nil {
+		t.Fatal("translate on a killed pipeline succeeded")
+	}
+	start := time.Now()
+	_, err := p.translate(context.Background(), "while it restarts", time.Second, 10*time.Second)
+	if took := time.Since(start); err == nil || took > load/2 {
+		t.Fatalf("query during the restart = %v after %s; want an error within about %s, not the %s load", err, took, p.restartWait, load)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "restarting") {
+		t.Errorf("error %q should say it is restarting and wrap a deadline (counted as a timeout)", err)
+	}
+	// Another query arriving during the restart is capped too, not held for the per-query timeout.
+	start = time.Now()
+	if _, err := p.translate(context.Background(), "also meanwhile", time.Second, 10*time.Second); err == nil || time.Since(start) > load/2 {
+		t.Errorf("second query during the restart = %v after %s, want a capped wait", err, time.Since(start))
+	}
+	var got string
+	deadline := time.Now().Add(10 * time.Second)
+	for got != "after the restart" && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		got, err = p.translate(context.Background(), "after the restart", time.Second, 10*time.Second)
+	}
+	if got != "after the restart" {
+		t.Fatalf("after the background restart: %q, %v", got, err)
+	}
+	if p.started != 2 {
+		t.Errorf("started %d times, want 2 (the first start and one restart)", p.started)
+	}
+}

@@ -1,0 +1,93 @@
+package rag
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// slowArmStore answers the original-language arms after delay, and the translated part at once;
+// it records when each original arm started.
+type slowArmStore struct {
+	fakeArmStore
+	delay   time.Duration
+	mu      sync.Mutex
+	started []time.Time
+}
+
+func (s *slowArmStore) wait(original bool) {
+	if !original {
+		return
+	}
+	s.mu.Lock()
+	s.started = append(s.started, time.Now())
+	s.mu.Unlock()
+	time.Sleep(s.delay)
+}
+
+func (s *slowArmStore) SearchVector(ctx context.Context, vec []float32, scope Scope, k int) ([]ArmHit, error) {
+	s.wait(vec[1] == 0) // the query's own vector; the blend leans on the translation's axis
+	return s.fakeArmStore.SearchVector(ctx, vec, scope, k)
+}
+
+func (s *slowArmStore) SearchFTS(ctx context.Context, q FTSQuery, scope Scope, k int) ([]ArmHit, []string, error) {
+	s.wait(q.Part != FTSExtra)
+	return s.fakeArmStore.SearchFTS(ctx, q, scope, k)
+}
+
+// The structural claim: the original-language arms start before the translation is made, so
+// a search costs about max(arms, translation), not their sum.
+func TestHybridArmsDoNotWaitForTheTranslator(t *testing.T) {
+	t.Parallel()
+	const query, translation = "¿Cuántos días de vacaciones tengo al año?", "How many days of holidays do I have a year?"
+	const translate, arms = 200 * time.Millisecond, 150 * time.Millisecond
+	var translated time.Time
+	tr := translatorFunc(func(ctx context.Context, _, _, _ string) (string, error) {
+		time.Sleep(translate)
+		translated = time.Now()
+		return translation, nil
+	})
+	store := &slowArmStore{delay: arms}
+	opts := DefaultHybridOptions()
+	opts.Translator = tr
+	h := NewHybrid(store, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}, opts)
+	start := time.Now()
+	res, err := h.Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(store.started) != 2 {
+		t.Fatalf("%d original arms ran, want the full-text and the vector arm", len(store.started))
+	}
+	for _, s := range store.started {
+		if !s.Before(translated) {
+			t.Errorf("an original arm started %s after the search began, after the translation (%s): it waited",
+				s.Sub(start), translated.Sub(start))
+		}
+	}
+	// Sequential would be translate + arms = 350 ms; beside each other about 200 ms.
+	if limit := translate + arms/2; took >= limit {
+		t.Errorf("search took %s, want about max(arms %s, translation %s) = %s, under %s", took, arms, translate, translate, limit)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].ChunkID != 1 || res.Trace.Translated != translation {
+		t.Errorf("hits %+v, translated %q: want the arms' chunk and the translation searched", res.Hits, res.Trace.Translated)
+	}
+}
+
+func TestAddScoresSumsPartsAndKeepsTheBestK(t *testing.T) {
+	t.Parallel()
+	asked := []ArmHit{{ChunkID: 1, Rank: 1, Score: 5}, {ChunkID: 2, Rank: 2, Score: 4}, {ChunkID: 3, Rank: 3, Score: 1}}
+	extra := []ArmHit{{ChunkID: 3, Rank: 1, Score: 4.5}, {ChunkID: 4, Rank: 2, Score: 2}}
+	got := addScores(asked, extra, 3)
+	want := []ArmHit{{ChunkID: 3, Rank: 1, Score: 5.5}, {ChunkID: 1, Rank: 2, Score: 5}, {ChunkID: 2, Rank: 3, Score: 4}}
+	if len(got) != len(want) {
+		t.Fatalf("addScores = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("addScores[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

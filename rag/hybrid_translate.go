@@ -1,0 +1,189 @@
+package rag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// TranslationObserver is told of each query translation that failed, with a short reason
+// ("timeout" or "error"); metrics.Metrics implements it.
+type TranslationObserver interface {
+	ObserveTranslationFailure(reason string)
+}
+
+// VectorRescorer scores given chunks, among those the scope may read, by their similarity to a
+// vector, best first; pgstore's stores implement it. With it, the vector arm blends the
+// translation in by re-ranking the query's own hits instead of searching the index again.
+type VectorRescorer interface {
+	RescoreVector(ctx context.Context, vec []float32, ids []int64, scope Scope) ([]ArmHit, error)
+}
+
+// translatedPart is what a query's translation added to the search, made beside the
+// original-language arms: the full-text hits of its words (to add to the asked words'), the
+// vector hits of the query blended with it (to replace the query's alone), or why there is none.
+type translatedPart struct {
+	text, lang string
+	missing    string // why no translation was searched although one was expected ("" when it was)
+	fts        []ArmHit
+	ftsRan     bool
+	terms      []string
+	vec        []ArmHit
+	vecRan     bool
+	took       map[string]time.Duration
+}
+
+// searchTranslated translates the query (unless the request brings its translation) and
+// searches what the translation adds: the full-text arm's extra part (FTSExtra) and, with
+// TranslatedVectorWeight, the query's vector blended with the translation's, once queryVec
+// delivers the query's own: the query's vector hits (queryHits) re-ranked for the blend when
+// the store is a VectorRescorer, else a second index search. A failed translation is not an
+// error: the extra part then holds only the corrections of the asked words, and missing says
+// why. It returns the arms' errors.
+func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int, useArm func(Arm) bool, queryVec <-chan []float32, queryHits <-chan []ArmHit) (translatedPart, error) {
+	part := translatedPart{took: map[string]time.Duration{}}
+	start := time.Now()
+	part.text, part.lang, part.missing = h.translateQuery(ctx, req)
+	part.took["translate"] = time.Since(start)
+	if part.missing != "" && ctx.Err() != nil {
+		return part, ctx.Err() // an arm failed, or the caller gave up
+	}
+	var ftsErr, vecErr error
+	var vecTook time.Duration
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if !useArm(ArmVector) || part.text == "" || h.opts.TranslatedVectorWeight <= 0 {
+			return
+		}
+		start := time.Now()
+		vecs, err := h.embedder.Embed(ctx, []string{part.text})
+		if err != nil {
+			vecErr = fmt.Errorf("embed translated query: %w", err)
+			return
+		}
+		var qv []float32
+		select {
+		case qv = <-queryVec:
+		case <-ctx.Done():
+			vecErr = ctx.Err()
+			return
+		}
+		blended := blendVectors([][]float32{qv, vecs[0]}, h.opts.TranslatedVectorWeight)
+		if rs, ok := h.store.(VectorRescorer); ok {
+			var hits []ArmHit
+			select {
+			case hits = <-queryHits:
+			case <-ctx.Done():
+				vecErr = ctx.Err()
+				return
+			}
+			ids := make([]int64, len(hits))
+			for i, hit := range hits {
+				ids[i] = hit.ChunkID
+			}
+			part.vec, vecErr = rs.RescoreVector(ctx, blended, ids, req.Scope)
+		} else {
+			part.vec, vecErr = h.store.SearchVector(ctx, blended, req.Scope, k)
+		}
+		part.vecRan = vecErr == nil
+		vecTook = time.Since(start)
+	}()
+	if useArm(ArmFTS) {
+		start := time.Now()
+		q := FTSQuery{Text: req.Query, Alt: part.text, AltWeight: h.opts.TranslatedWeight, Part: FTSExtra}
+		part.fts, part.terms, ftsErr = h.store.SearchFTS(ctx, q, req.Scope, k)
+		part.ftsRan = ftsErr == nil
+		part.took["fts_translated"] = time.Since(start)
+	}
+	<-done
+	if part.vecRan {
+		part.took["vector_translated"] = vecTook
+	}
+	return part, errors.Join(ftsErr, vecErr)
+}
+
+// translateQuery returns the request's own translation, else the translator's, with its
+// language. A failing translator leaves the text empty and says why in missing (and to the
+// observer); a translation that changes no word is no translation, and nothing is missing.
+func (h *Hybrid) translateQuery(ctx context.Context, req SearchRequest) (text, lang, missing string) {
+	from, sure := QueryLang(req.Query)
+	if req.Translation != "" {
+		return req.Translation, OtherLang(from), ""
+	}
+	out, err := h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
+	if err == nil && !sure && sameWords(out, req.Query) {
+		// A short query may be in either language: nothing translated means the other way.
+		from = OtherLang(from)
+		out, err = h.opts.Translator.Translate(ctx, req.Query, from, OtherLang(from))
+	}
+	if err != nil {
+		if ctx.Err() == nil && h.opts.TranslationFailures != nil {
+			h.opts.TranslationFailures.ObserveTranslationFailure(translationFailure(err))
+		}
+		return "", "", "translator failed: " + err.Error()
+	}
+	if strings.TrimSpace(out) == "" || sameWords(out, req.Query) {
+		return "", "", ""
+	}
+	return out, OtherLang(from), ""
+}
+
+// translationFailure is the metric's reason for err: "timeout" or "error".
+func translationFailure(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "error"
+}
+
+// apply folds the translated part into the trace and the original arms' hits: the full-text
+// arm's extra scores are added to its asked words' (BM25 sums over words), the blended vector
+// hits replace the query's alone, and the translation (or why it is missing) goes in the trace.
+func (p translatedPart) apply(trace *SearchTrace, fts, vec *[]ArmHit, k int) {
+	trace.Translated, trace.TranslatedLang, trace.TranslationMissing = p.text, p.lang, p.missing
+	for name, d := range p.took {
+		trace.Timings[name] = d
+	}
+	if p.ftsRan {
+		*fts = addScores(*fts, p.fts, k)
+		trace.Terms = append(trace.Terms, p.terms...)
+	}
+	if p.vecRan {
+		*vec = p.vec
+	}
+}
+
+// addScores returns the k chunks with the highest summed score over a and b, ranked from 1.
+func addScores(a, b []ArmHit, k int) []ArmHit {
+	if len(b) == 0 {
+		return a
+	}
+	sum := make(map[int64]float64, len(a)+len(b))
+	for _, h := range a {
+		sum[h.ChunkID] += h.Score
+	}
+	for _, h := range b {
+		sum[h.ChunkID] += h.Score
+	}
+	out := make([]ArmHit, 0, len(sum))
+	for id, s := range sum {
+		out = append(out, ArmHit{ChunkID: id, Score: s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ChunkID < out[j].ChunkID
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}

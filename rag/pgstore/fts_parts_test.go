@@ -1,0 +1,97 @@
+package pgstore_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citahq/cita/rag"
+)
+
+// The full-text arm split in two parts, so the asked words are searched while the translation
+// is made: each part scores only its own words, and their scores add up to the whole query's.
+func TestFullTextPartsAddUpToTheWholeQuery(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	seedCorpus(t, b)
+	scope := rag.MustScope("everyone", "engineering", "hr")
+	q := rag.FTSQuery{Text: "How many vacation days do I get per year?", Alt: "Cuántos días de vacaciones por año", AltWeight: 0.7}
+	search := func(part rag.FTSPart) (map[int64]float64, []string) {
+		t.Helper()
+		q.Part = part
+		hits, terms, err := b.store.SearchFTS(context.Background(), q, scope, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores := map[int64]float64{}
+		for _, h := range hits {
+			scores[h.ChunkID] = h.Score
+		}
+		return scores, terms
+	}
+	all, allTerms := search(rag.FTSAll)
+	asked, askedTerms := search(rag.FTSAsked)
+	extra, extraTerms := search(rag.FTSExtra)
+	if len(asked) == 0 || len(extra) == 0 {
+		t.Fatalf("asked part found %d chunks, extra part %d: the seed corpus should answer both", len(asked), len(extra))
+	}
+	if slices.ContainsFunc(askedTerms, func(s string) bool { return strings.HasPrefix(s, "→") }) {
+		t.Errorf("asked part scored translated terms: %v", askedTerms)
+	}
+	if len(extraTerms) == 0 || slices.ContainsFunc(extraTerms, func(s string) bool { return !strings.HasPrefix(s, "→") && !strings.HasPrefix(s, "~") }) {
+		t.Errorf("extra part scored %v, want only translated terms (→) and corrections (~)", extraTerms)
+	}
+	if len(allTerms) != len(askedTerms)+len(extraTerms) {
+		t.Errorf("whole query's terms %v are not the asked %v and the extra %v", allTerms, askedTerms, extraTerms)
+	}
+	for id, want := range all {
+		if got := asked[id] + extra[id]; math.Abs(got-want) > 1e-9 {
+			t.Errorf("chunk %d: asked %.4f + extra %.4f = %.4f, want the whole query's %.4f", id, asked[id], extra[id], got, want)
+		}
+	}
+}
+
+// Rescoring keeps the access filter: ids the scope may not read are not scored.
+func TestRescoreVectorKeepsTheScope(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	seedCorpus(t, b)
+	ctx := context.Background()
+	vecs, err := b.emb.Embed(ctx, []string{"vacation days per year"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := rag.MustScope("everyone", "engineering", "hr")
+	hits, err := b.store.SearchVector(ctx, vecs[0], all, 50)
+	if err != nil || len(hits) < 2 {
+		t.Fatalf("vector search: %d hits, %v", len(hits), err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	full, err := b.store.RescoreVector(ctx, vecs[0], ids, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != len(hits) || full[0].ChunkID != hits[0].ChunkID || math.Abs(full[0].Score-hits[0].Score) > 1e-4 {
+		t.Errorf("rescoring the search's own hits with its vector: %d hits led by %+v; want %d led by %+v", len(full), full[0], len(hits), hits[0])
+	}
+	narrow := rag.MustScope("engineering")
+	readable, err := b.store.SearchVector(ctx, vecs[0], narrow, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.store.RescoreVector(ctx, vecs[0], ids, narrow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(readable) || len(got) >= len(full) {
+		t.Errorf("rescored %d chunks under a narrower scope that reads %d of %d; want only the readable ones", len(got), len(readable), len(full))
+	}
+	if _, err := b.store.RescoreVector(ctx, vecs[0], ids, rag.Scope{}); err != rag.ErrNoScope {
+		t.Errorf("empty scope: %v, want ErrNoScope", err)
+	}
+}
