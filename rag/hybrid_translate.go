@@ -82,8 +82,8 @@ func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int,
 				return
 			}
 			ids := make([]int64, len(hits))
-			for i, hit := range hits {
-				ids[i] = hit.ChunkID
+			for i, h := range hits {
+				ids[i] = h.ChunkID
 			}
 			part.vec, vecErr = rs.RescoreVector(ctx, blended, ids, req.Scope)
 		} else {
