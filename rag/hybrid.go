@@ -126,7 +126,6 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	queryVec := make(chan []float32, 1)           // the query's vector, for the translation's blend
-	queryHits := make(chan []ArmHit, 1)           // the query's vector hits, to rescore for the blend
 	var extra translatedPart
 	g, gctx := errgroup.WithContext(ctx)
 	if useArm(ArmVector) {
@@ -141,9 +140,6 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			start = time.Now()
 			vecHits, err = h.store.SearchVector(gctx, vecs[0], req.Scope, k)
 			vecTook = time.Since(start)
-			if err == nil {
-				queryHits <- vecHits
-			}
 			return err
 		})
 	}
@@ -163,7 +159,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	if crossLingual {
 		g.Go(func() error {
 			var err error
-			extra, err = h.searchTranslated(gctx, req, k, useArm, queryVec, queryHits)
+			extra, err = h.searchTranslated(gctx, req, k, useArm, queryVec)
 			return err
 		})
 	}

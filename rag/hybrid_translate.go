@@ -15,13 +15,6 @@ type TranslationObserver interface {
 	ObserveTranslationFailure(reason string)
 }
 
-// VectorRescorer scores given chunks, among those the scope may read, by their similarity to a
-// vector, best first; pgstore's stores implement it. With it, the vector arm blends the
-// translation in by re-ranking the query's own hits instead of searching the index again.
-type VectorRescorer interface {
-	RescoreVector(ctx context.Context, vec []float32, ids []int64, scope Scope) ([]ArmHit, error)
-}
-
 // translatedPart is what a query's translation added to the search, made beside the
 // original-language arms: the full-text hits of its words (to add to the asked words'), the
 // vector hits of the query blended with it (to replace the query's alone), or why there is none.
@@ -39,11 +32,9 @@ type translatedPart struct {
 // searchTranslated translates the query (unless the request brings its translation) and
 // searches what the translation adds: the full-text arm's extra part (FTSExtra) and, with
 // TranslatedVectorWeight, the query's vector blended with the translation's, once queryVec
-// delivers the query's own: the query's vector hits (queryHits) re-ranked for the blend when
-// the store is a VectorRescorer, else a second index search. A failed translation is not an
-// error: the extra part then holds only the corrections of the asked words, and missing says
-// why. It returns the arms' errors.
-func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int, useArm func(Arm) bool, queryVec <-chan []float32, queryHits <-chan []ArmHit) (translatedPart, error) {
+// delivers the query's own. A failed translation is not an error: the extra part then holds
+// only the corrections of the asked words, and missing says why. It returns the arms' errors.
+func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int, useArm func(Arm) bool, queryVec <-chan []float32) (translatedPart, error) {
 	part := translatedPart{took: map[string]time.Duration{}}
 	start := time.Now()
 	part.text, part.lang, part.missing = h.translateQuery(ctx, req)
@@ -72,23 +63,7 @@ func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int,
 			vecErr = ctx.Err()
 			return
 		}
-		blended := blendVectors([][]float32{qv, vecs[0]}, h.opts.TranslatedVectorWeight)
-		if rs, ok := h.store.(VectorRescorer); ok {
-			var hits []ArmHit
-			select {
-			case hits = <-queryHits:
-			case <-ctx.Done():
-				vecErr = ctx.Err()
-				return
-			}
-			ids := make([]int64, len(hits))
-			for i, h := range hits {
-				ids[i] = h.ChunkID
-			}
-			part.vec, vecErr = rs.RescoreVector(ctx, blended, ids, req.Scope)
-		} else {
-			part.vec, vecErr = h.store.SearchVector(ctx, blended, req.Scope, k)
-		}
+		part.vec, vecErr = h.store.SearchVector(ctx, blendVectors([][]float32{qv, vecs[0]}, h.opts.TranslatedVectorWeight), req.Scope, k)
 		part.vecRan = vecErr == nil
 		vecTook = time.Since(start)
 	}()

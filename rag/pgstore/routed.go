@@ -49,17 +49,6 @@ func (rs *RoutedStore) SearchFTS(ctx context.Context, query rag.FTSQuery, scope 
 	return hits, terms, err
 }
 
-// RescoreVector implements rag.VectorRescorer on a replica (see Store.RescoreVector), falling
-// back to the primary as SearchVector does.
-func (rs *RoutedStore) RescoreVector(ctx context.Context, vec []float32, ids []int64, scope rag.Scope) ([]rag.ArmHit, error) {
-	var hits []rag.ArmHit
-	err := rs.onReplica(ctx, "vector", func(s *Store) (err error) {
-		hits, err = s.RescoreVector(ctx, vec, ids, scope)
-		return err
-	})
-	return hits, err
-}
-
 // LoadHits implements rag.ArmStore on the primary (see Store.LoadHits and RoutedStore).
 func (rs *RoutedStore) LoadHits(ctx context.Context, ids []int64, scope rag.Scope) ([]rag.Hit, error) {
 	return rs.store.LoadHits(ctx, ids, scope)

@@ -121,35 +121,3 @@ func (s *Store) Distances(ctx context.Context, vec []float32, ids []int64) (map[
 	}
 	return out, rows.Err()
 }
-
-// RescoreVector scores the chunks ids among those the scope may read by their cosine similarity
-// to vec (1 - distance), at full precision, best first and ranked from 1: the vector arm's hits
-// re-ranked for the query blended with its translation, without a second index search. The
-// access filter sits in the WHERE; it returns rag.ErrNoScope for an empty scope and an error when
-// the query fails.
-func (s *Store) RescoreVector(ctx context.Context, vec []float32, ids []int64, scope rag.Scope) ([]rag.ArmHit, error) {
-	if scope.Empty() {
-		return nil, rag.ErrNoScope
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	from, until := periodArgs(scope)
-	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT id, 1 - (embedding OPERATOR(public.<=>) $1::public.vector) AS score
-		FROM chunks WHERE id = ANY($3::bigint[]) AND `+vectorFilter+` AND $4::int IS NOT NULL ORDER BY score DESC, id`, s.vectorExpr, s.modelLit),
-		pgvector.NewVector(vec), scope.Groups(), ids, 0, from, until)
-	if err != nil {
-		return nil, fmt.Errorf("rescore vector hits: %w", err)
-	}
-	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (rag.ArmHit, error) {
-		var h rag.ArmHit
-		return h, row.Scan(&h.ChunkID, &h.Score)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rescore vector hits: %w", err)
-	}
-	for i := range hits {
-		hits[i].Rank = i + 1
-	}
-	return hits, nil
-}
