@@ -117,6 +117,8 @@ type Report struct {
 	InFlightJoins, LostEvents, DBFaults, Sweeps int
 	Leaks                                       []Leak
 	Took                                        time.Duration
+	// Where the time went: answering rounds, settling (waiting for owed withdrawals) and sweeps.
+	InRounds, InSettles, InSweeps time.Duration
 }
 
 // LeaksBy returns the number of leaks per path of the try they belong to (Leak.Try).
@@ -153,6 +155,8 @@ func (r *Report) Write(w io.Writer) {
 	if r.Sweeps == 0 && r.LostEvents > 0 {
 		fmt.Fprintln(w, "no reconciliation sweep ran: a lost join stays until its channel's next question")
 	}
+	fmt.Fprintf(w, "time: %s answering rounds, %s settling, %s sweeping\n", r.InRounds.Round(time.Millisecond),
+		r.InSettles.Round(time.Millisecond), r.InSweeps.Round(time.Millisecond))
 	fmt.Fprintf(w, "leaks: %d\n", len(r.Leaks))
 	for i, l := range r.Leaks {
 		if i == 20 {
@@ -281,6 +285,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		acts := r.plan(min(r.cfg.Concurrency, r.cfg.Questions-r.report.Questions))
+		began := time.Now()
 		var wg sync.WaitGroup
 		errs := make([]error, len(acts))
 		for i, a := range acts {
@@ -291,6 +296,7 @@ func (r *run) loop(ctx context.Context) error {
 			}()
 		}
 		wg.Wait()
+		r.report.InRounds += time.Since(began)
 		if err := errors.Join(errs...); err != nil {
 			return err
 		}
@@ -331,11 +337,23 @@ func (r *run) loop(ctx context.Context) error {
 // (a join check that cannot list the channel retries for about 4 s before it withdraws all).
 const settleWait = 8 * time.Second
 
+// resweepAfter is how long settle waits on an owed withdrawal before it runs another sweep, at
+// most resweeps times: a withdrawal that failed (an injected database fault on redaction, a
+// lookup failure during the sweep) is retried by cita at the channel's next check, which in a
+// quiet channel is the next sweep. The extra sweeps stand for the sweep intervals that pass in
+// production; a withdrawal that none of them makes is a leak.
+const (
+	resweepAfter = 500 * time.Millisecond
+	resweeps     = 3
+)
+
 // settle waits until every answer still shown in a conversation may be read by everyone who
 // can read it there now (the adapters withdraw the others); what is still readable by someone
 // who may not read it after the wait is a leak.
 func (r *run) settle(ctx context.Context) {
+	defer func(began time.Time) { r.report.InSettles += time.Since(began) }(time.Now())
 	deadline := time.Now().Add(min(r.cfg.Timeout/4, settleWait))
+	resweep, swept := time.Now().Add(resweepAfter), 0
 	for {
 		pending := r.oracle.pending()
 		if len(pending) == 0 {
@@ -344,6 +362,15 @@ func (r *run) settle(ctx context.Context) {
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			r.oracle.fail(pending)
 			return
+		}
+		if swept < resweeps && time.Now().After(resweep) {
+			// An error here is the sweep's own (listing the answered channels): the next
+			// sweep, or the deadline, decides.
+			if ran, _ := r.sweep(ctx, r.report.Sweeps); ran {
+				r.report.Sweeps++
+			}
+			swept++
+			resweep = time.Now().Add(resweepAfter)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

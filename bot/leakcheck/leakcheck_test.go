@@ -23,7 +23,11 @@ func TestNoLeaks(t *testing.T) {
 	}
 	cfg := Config{ConnString: cs, Schema: schema, Questions: n, Seed: 12}
 	if os.Getenv("LEAKCHECK_LOG") != "" {
-		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		lvl := slog.LevelWarn
+		if os.Getenv("LEAKCHECK_LOG") == "info" {
+			lvl = slog.LevelInfo
+		}
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {

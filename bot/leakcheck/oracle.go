@@ -54,9 +54,11 @@ type shown struct {
 	// askedAt is when the question it answers was asked: who reads the conversation because of
 	// a change made later is owed a withdrawal in time (pending), not a leak at once.
 	askedAt time.Time
-	// withdrawn: an earlier version was the withdrawal notice. cita knew: a later version that
-	// shows a reader what they may not read is a leak at once, newcomer or not.
+	// withdrawn: an earlier version was the withdrawal notice, shown since noticeAt. cita knew:
+	// a later version asked for after noticeAt that shows a reader what they may not read is a
+	// leak at once, newcomer or not.
 	withdrawn bool
+	noticeAt  time.Time
 }
 
 // noticeMark is in every withdrawal notice (bot.RedactedNotice in English).
@@ -188,6 +190,14 @@ func (or *oracle) stranger(path, where, text string) {
 // is owed a withdrawal, checked when the run settles; unless the message was withdrawn before,
 // then the version is a leak at once ("after its withdrawal").
 func (or *oracle) post(path, conversation, key, text string, readers func() []*person) {
+	or.postIssued(path, conversation, key, text, time.Now(), readers)
+}
+
+// postIssued is post for a write asked for at issued, applied now. A write asked for before the
+// notice was shown and applied after it (a slow write: another replica withdrew the answer while
+// it was in flight) could not know: it is not a leak at once, but the newcomers it reaches are
+// owed the withdrawal again by settle time (bot.AnswerWrites re-shows the notice after the write).
+func (or *oracle) postIssued(path, conversation, key, text string, issued time.Time, readers func() []*person) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
@@ -196,7 +206,8 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 	s := &shown{path: path, where: conversation, readers: readers, codes: codes, seen: map[*person]bool{},
 		askedAt: or.askedAt[conversation]}
 	if prev := or.messages[key]; prev != nil {
-		s.askedAt, s.withdrawn = prev.askedAt, prev.withdrawn
+		s.askedAt = prev.askedAt
+		s.withdrawn = prev.withdrawn && !issued.Before(prev.noticeAt)
 	}
 	if s.withdrawn {
 		path += " (after its withdrawal)"
@@ -213,7 +224,7 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 		s.excerpt = excerpt(text, codes[0])
 	}
 	if strings.Contains(text, noticeMark) {
-		s.withdrawn = true
+		s.withdrawn, s.noticeAt = true, time.Now()
 	}
 	or.messages[key] = s
 }

@@ -159,7 +159,7 @@ func (s *slackSide) wait(ctx context.Context, fin chan slackFinal) (slackFinal, 
 func (s *slackSide) mention(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
 	ts := s.nextTS()
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack mention")
+	fin := s.fake.expect(channel, "slack mention", ts)
 	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
 		"ts": ts, "channel": channel, "event_ts": ts})
 	if err != nil {
@@ -184,7 +184,7 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 	asked := slices.Clone(s.questions[key])
 	s.mu.Unlock()
 	s.oracle.ask(channel, asked...) // the thread's memory may quote its earlier questions
-	fin := s.fake.expect(channel, "slack follow-up")
+	fin := s.fake.expect(channel, "slack follow-up", th.thread)
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"thread_ts": th.thread, "channel": channel, "event_ts": ts, "channel_type": "channel"})
 	if err != nil {
@@ -198,7 +198,7 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string) (bool, error) {
 	channel, ts := "D"+p.slackID[1:], s.nextTS()
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack direct message")
+	fin := s.fake.expect(channel, "slack direct message", "")
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"channel": channel, "event_ts": ts, "channel_type": "im"})
 	if err != nil {
@@ -211,7 +211,7 @@ func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string)
 // slash asks text with /cita in channel: the answer is ephemeral, to p alone.
 func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack /cita")
+	fin := s.fake.expect(channel, "slack /cita", "")
 	form := url.Values{"command": {"/cita"}, "text": {text}, "team_id": {"T1"}, "channel_id": {channel},
 		"user_id": {p.slackID}, "response_url": {"https://hooks.slack.example/x"}, "trigger_id": {"1.2.3"}, "token": {"x"}}
 	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
@@ -227,7 +227,7 @@ func (s *slackSide) explain(ctx context.Context, replica int, channel string, th
 	asked := slices.Clone(s.questions[channel+"/"+th.thread])
 	s.mu.Unlock()
 	s.oracle.ask(channel, asked...) // the view shows the questions and the standalone query
-	fin := s.fake.expect(channel, "slack how I answered")
+	fin := s.fake.expect(channel, "slack how I answered", th.thread)
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": p.slackID, "team_id": "T1"}, "api_app_id": "A1",
 		"container":  map[string]any{"type": "message", "message_ts": th.ts, "channel_id": channel, "thread_ts": th.thread},
