@@ -40,9 +40,12 @@ type Config struct {
 	Questions int
 	// Seed makes the organisation, the corpus and the questions repeatable.
 	Seed uint64
-	// Concurrency is how many conversations ask at once; default 8.
+	// Concurrency is how many conversations ask at once; default 16. A round waits for its
+	// slowest reply (a 429's Retry-After, a slow write), so the rate grows with it: 8 gave about
+	// 13 questions/s on a 2-core machine, 16 about 25-35.
 	Concurrency int
-	// ChurnEvery is how many rounds pass between membership changes; default 2.
+	// ChurnEvery is how many rounds pass between membership changes; default 1 (with 16
+	// conversations a round, about as many changes per question as 8 and every 2 rounds gave).
 	ChurnEvery int
 	// Timeout bounds the wait for one reply; default 60 s.
 	Timeout time.Duration
@@ -195,10 +198,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Questions = 2000
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 8
+		cfg.Concurrency = 16
 	}
 	if cfg.ChurnEvery <= 0 {
-		cfg.ChurnEvery = 2
+		cfg.ChurnEvery = 1
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second

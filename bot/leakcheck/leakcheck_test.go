@@ -23,7 +23,7 @@ func TestNoLeaks(t *testing.T) {
 	}
 	cfg := Config{ConnString: cs, Schema: schema, Questions: n, Seed: 12}
 	if os.Getenv("LEAKCHECK_LOG") != "" {
-		lvl := slog.LevelWarn
+		lvl := slog.LevelWarn // LEAKCHECK_LOG=info logs every answer too
 		if os.Getenv("LEAKCHECK_LOG") == "info" {
 			lvl = slog.LevelInfo
 		}

@@ -36,6 +36,7 @@ type slackSide struct {
 	seq      atomic.Int64
 	timeout  time.Duration
 	faults   faults
+	logger   *slog.Logger
 
 	dice     *dice
 	noFaults bool // no in-flight joins, write faults or lost events
@@ -60,7 +61,7 @@ type slackThread struct {
 func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
 	s := &slackSide{fake: newFakeSlack(o, or, d), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
 		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{},
-		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}}
+		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}, logger: logger}
 	s.fake.duringWrite = s.duringWrite
 	for _, r := range replicas {
 		r.faulty.recordFailed = s.recordFailed
@@ -141,14 +142,17 @@ func (s *slackSide) event(ctx context.Context, replica int, ev map[string]any) e
 	return s.post(ctx, replica, "events", "application/json", body)
 }
 
-// wait waits for the final reply fin reports; ok is false on timeout.
-func (s *slackSide) wait(ctx context.Context, fin chan slackFinal) (slackFinal, bool) {
+// wait waits for the final reply fin reports to the question asked in channel at ts; ok is
+// false on timeout (logged, so that a silence can be found in cita's log).
+func (s *slackSide) wait(ctx context.Context, fin chan slackFinal, channel, ts string) (slackFinal, bool) {
 	t := time.NewTimer(s.timeout)
 	defer t.Stop()
 	select {
 	case f := <-fin:
 		return f, true
 	case <-t.C:
+		s.logger.WarnContext(ctx, "leakcheck: no reply came", slog.String("path", s.fake.pathIn(channel)),
+			slog.String("channel_id", channel), slog.String("ts", ts))
 		return slackFinal{}, false
 	case <-ctx.Done():
 		return slackFinal{}, false
@@ -165,7 +169,7 @@ func (s *slackSide) mention(ctx context.Context, replica int, channel string, p 
 	if err != nil {
 		return false, err
 	}
-	f, ok := s.wait(ctx, fin)
+	f, ok := s.wait(ctx, fin, channel, ts)
 	if ok && f.answerID != 0 {
 		s.mu.Lock()
 		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID, question: text})
@@ -190,7 +194,7 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 	if err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, ts)
 	return ok, nil
 }
 
@@ -204,7 +208,7 @@ func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string)
 	if err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, ts)
 	return ok, nil
 }
 
@@ -217,7 +221,7 @@ func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *p
 	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, "")
 	return ok, nil
 }
 
@@ -240,7 +244,7 @@ func (s *slackSide) explain(ctx context.Context, replica int, channel string, th
 	if err := s.post(ctx, replica, "interactions", "application/x-www-form-urlencoded", []byte(body)); err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, th.ts)
 	return ok, nil
 }
 

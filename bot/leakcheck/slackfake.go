@@ -135,6 +135,9 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		resp = f.message(method, r, issued)
+	case "chat.delete":
+		f.oracle.gone("slack/" + form("channel") + "/" + form("ts"))
+		resp = map[string]any{"ok": true, "channel": form("channel"), "ts": form("ts")}
 	case "chat.postEphemeral":
 		resp = f.ephemeral(r)
 	case "reactions.add":
