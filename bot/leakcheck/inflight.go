@@ -58,7 +58,11 @@ func (s *slackSide) duringWrite(channel, ts, text string) writeFault {
 		return writeOK
 	}
 	rng := s.dice.draw("in-flight/" + channel)
-	if rng.IntN(inFlightOneIn) != 0 && !forced {
+	oneIn := inFlightOneIn
+	if s.faults.inFlightOneIn > 0 {
+		oneIn = s.faults.inFlightOneIn
+	}
+	if rng.IntN(oneIn) != 0 && !forced {
 		return writeOK
 	}
 	fault := writeFault(1 + rng.IntN(3))

@@ -27,7 +27,7 @@ type Leak struct {
 // Try returns the path of the try the leak belongs to: "slack mention" for "withdrawal after a
 // join (slack mention)" and "slack /cita (ephemeral)".
 func (l Leak) Try() string {
-	p := l.Path
+	p := strings.TrimSuffix(l.Path, " (after its withdrawal)")
 	for _, kind := range []string{"withdrawal after a join (", "withdrawal after a lost join ("} {
 		if inner, ok := strings.CutPrefix(p, kind); ok {
 			p = strings.TrimSuffix(inner, ")")
@@ -59,6 +59,10 @@ type shown struct {
 	// leak at once, newcomer or not.
 	withdrawn bool
 	noticeAt  time.Time
+	// overwritten: an earlier version was the notice and this one is not (a write that was
+	// issued before the notice and landed after it). Left so at settle time, it is the write
+	// check's failure: the leak's path says "(after its withdrawal)".
+	overwritten bool
 }
 
 // noticeMark is in every withdrawal notice (bot.RedactedNotice in English).
@@ -208,6 +212,7 @@ func (or *oracle) postIssued(path, conversation, key, text string, issued time.T
 	if prev := or.messages[key]; prev != nil {
 		s.askedAt = prev.askedAt
 		s.withdrawn = prev.withdrawn && !issued.Before(prev.noticeAt)
+		s.overwritten = (prev.withdrawn || prev.overwritten) && !strings.Contains(text, noticeMark)
 	}
 	if s.withdrawn {
 		path += " (after its withdrawal)"
@@ -274,7 +279,11 @@ func (or *oracle) pending() []Leak {
 					if or.lost[s.where+"/"+p.slackID] {
 						kind = "withdrawal after a lost join ("
 					}
-					out = append(out, Leak{Path: kind + s.path + ")", Where: s.where, Reader: p.describe(), reader: p, key: key,
+					suffix := ")"
+					if s.overwritten {
+						suffix = ") (after its withdrawal)"
+					}
+					out = append(out, Leak{Path: kind + s.path + suffix, Where: s.where, Reader: p.describe(), reader: p, key: key,
 						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt})
 				}
 			}
