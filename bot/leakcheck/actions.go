@@ -49,6 +49,22 @@ func (r *run) plan(n int) []action {
 	}
 	busy := map[string]bool{}
 	var out []action
+	// A path not tried yet goes first, so that a short run tries every path (a rare one, such
+	// as the other guild's, could otherwise miss a 150-question run and leave it unproven).
+	r.mu.Lock()
+	var untried []string
+	for _, w := range weights {
+		if r.report.Paths[w.path] == 0 {
+			untried = append(untried, w.path)
+		}
+	}
+	r.mu.Unlock()
+	for _, path := range untried {
+		if a, ok := r.planOne(path); ok && len(out) < n && !busy[a.channel] {
+			busy[a.channel] = true
+			out = append(out, a)
+		}
+	}
 	for tries := 0; len(out) < n && tries < n*20; tries++ {
 		pick := r.rng.IntN(total)
 		path := weights[0].path

@@ -27,7 +27,7 @@ type Leak struct {
 // Try returns the path of the try the leak belongs to: "slack mention" for "withdrawal after a
 // join (slack mention)" and "slack /cita (ephemeral)".
 func (l Leak) Try() string {
-	p := l.Path
+	p := strings.TrimSuffix(l.Path, " (after its withdrawal)")
 	for _, kind := range []string{"withdrawal after a join (", "withdrawal after a lost join ("} {
 		if inner, ok := strings.CutPrefix(p, kind); ok {
 			p = strings.TrimSuffix(inner, ")")
@@ -54,9 +54,15 @@ type shown struct {
 	// askedAt is when the question it answers was asked: who reads the conversation because of
 	// a change made later is owed a withdrawal in time (pending), not a leak at once.
 	askedAt time.Time
-	// withdrawn: an earlier version was the withdrawal notice. cita knew: a later version that
-	// shows a reader what they may not read is a leak at once, newcomer or not.
+	// withdrawn: an earlier version was the withdrawal notice, shown since noticeAt. cita knew:
+	// a later version asked for after noticeAt that shows a reader what they may not read is a
+	// leak at once, newcomer or not.
 	withdrawn bool
+	noticeAt  time.Time
+	// overwritten: an earlier version was the notice and this one is not (a write that was
+	// issued before the notice and landed after it). Left so at settle time, it is the write
+	// check's failure: the leak's path says "(after its withdrawal)".
+	overwritten bool
 }
 
 // noticeMark is in every withdrawal notice (bot.RedactedNotice in English).
@@ -188,6 +194,14 @@ func (or *oracle) stranger(path, where, text string) {
 // is owed a withdrawal, checked when the run settles; unless the message was withdrawn before,
 // then the version is a leak at once ("after its withdrawal").
 func (or *oracle) post(path, conversation, key, text string, readers func() []*person) {
+	or.postIssued(path, conversation, key, text, time.Now(), readers)
+}
+
+// postIssued is post for a write asked for at issued, applied now. A write asked for before the
+// notice was shown and applied after it (a slow write: another replica withdrew the answer while
+// it was in flight) could not know: it is not a leak at once, but the newcomers it reaches are
+// owed the withdrawal again by settle time (bot.AnswerWrites re-shows the notice after the write).
+func (or *oracle) postIssued(path, conversation, key, text string, issued time.Time, readers func() []*person) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
@@ -196,7 +210,9 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 	s := &shown{path: path, where: conversation, readers: readers, codes: codes, seen: map[*person]bool{},
 		askedAt: or.askedAt[conversation]}
 	if prev := or.messages[key]; prev != nil {
-		s.askedAt, s.withdrawn = prev.askedAt, prev.withdrawn
+		s.askedAt = prev.askedAt
+		s.withdrawn = prev.withdrawn && !issued.Before(prev.noticeAt)
+		s.overwritten = (prev.withdrawn || prev.overwritten) && !strings.Contains(text, noticeMark)
 	}
 	if s.withdrawn {
 		path += " (after its withdrawal)"
@@ -213,7 +229,7 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 		s.excerpt = excerpt(text, codes[0])
 	}
 	if strings.Contains(text, noticeMark) {
-		s.withdrawn = true
+		s.withdrawn, s.noticeAt = true, time.Now()
 	}
 	or.messages[key] = s
 }
@@ -263,7 +279,11 @@ func (or *oracle) pending() []Leak {
 					if or.lost[s.where+"/"+p.slackID] {
 						kind = "withdrawal after a lost join ("
 					}
-					out = append(out, Leak{Path: kind + s.path + ")", Where: s.where, Reader: p.describe(), reader: p, key: key,
+					suffix := ")"
+					if s.overwritten {
+						suffix = ") (after its withdrawal)"
+					}
+					out = append(out, Leak{Path: kind + s.path + suffix, Where: s.where, Reader: p.describe(), reader: p, key: key,
 						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt})
 				}
 			}

@@ -18,11 +18,21 @@ var allowedFloor = map[string]float64{
 	pathCLI: 0.3, pathAgentCLI: 0.3, pathMCPSearch: 0.3, pathMCPDocument: 0.2, pathMCPAsk: 0.3, pathMCPAgent: 0.3,
 }
 
+// floorTries is the least number of tries a path's own floor is judged on. A short run tries
+// some paths a handful of times: mcp get_document reads a random document, about 45% of them
+// readable by the caller, so 0 of 5 happens once in 20 runs by luck alone (cmd/cita's
+// TestEvalLeaks, 150 questions, failed so). Under floorTries a path counts only in the pooled
+// floor below, which a run of refusals still fails (it shows no allowed code anywhere).
+const floorTries = 20
+
 // Unproven returns why the run proves nothing, one reason a line: a path never tried, a path
-// whose tries showed too few allowed codes (allowedFloor), or a question or click that got no
-// reply. Empty means the run's "0 leaks" means something.
+// whose tries showed too few allowed codes (allowedFloor; judged per path from floorTries tries,
+// and over every floored path together always), or a question or click that got no reply.
+// Empty means the run's "0 leaks" means something.
 func (r *Report) Unproven() []string {
 	var out []string
+	var owed float64 // allowed tries the floors ask for, over every floored path
+	pooled := 0
 	for _, w := range weights {
 		tries := r.Paths[w.path]
 		if tries == 0 {
@@ -33,10 +43,18 @@ func (r *Report) Unproven() []string {
 		if !ok {
 			continue
 		}
+		owed += floor * float64(tries)
+		pooled += r.Allowed[w.path]
+		if tries < floorTries {
+			continue
+		}
 		if rate := float64(r.Allowed[w.path]) / float64(tries); rate < floor {
 			out = append(out, fmt.Sprintf("%s: %d of %d tries (%.0f%%) showed an allowed code, want at least %.0f%%",
 				w.path, r.Allowed[w.path], tries, 100*rate, 100*floor))
 		}
+	}
+	if float64(pooled) < owed {
+		out = append(out, fmt.Sprintf("all paths: %d tries showed an allowed code, the floors want at least %.0f", pooled, owed))
 	}
 	for _, p := range sortedPaths(r.UnansweredBy) {
 		out = append(out, fmt.Sprintf("%s: %d replies did not come (cita must never be silent)", p, r.UnansweredBy[p]))

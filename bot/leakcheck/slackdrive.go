@@ -36,6 +36,7 @@ type slackSide struct {
 	seq      atomic.Int64
 	timeout  time.Duration
 	faults   faults
+	logger   *slog.Logger
 
 	dice     *dice
 	noFaults bool // no in-flight joins, write faults or lost events
@@ -60,7 +61,7 @@ type slackThread struct {
 func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
 	s := &slackSide{fake: newFakeSlack(o, or, d), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
 		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{},
-		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}}
+		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}, logger: logger}
 	s.fake.duringWrite = s.duringWrite
 	for _, r := range replicas {
 		r.faulty.recordFailed = s.recordFailed
@@ -141,14 +142,17 @@ func (s *slackSide) event(ctx context.Context, replica int, ev map[string]any) e
 	return s.post(ctx, replica, "events", "application/json", body)
 }
 
-// wait waits for the final reply fin reports; ok is false on timeout.
-func (s *slackSide) wait(ctx context.Context, fin chan slackFinal) (slackFinal, bool) {
+// wait waits for the final reply fin reports to the question asked in channel at ts; ok is
+// false on timeout (logged, so that a silence can be found in cita's log).
+func (s *slackSide) wait(ctx context.Context, fin chan slackFinal, channel, ts string) (slackFinal, bool) {
 	t := time.NewTimer(s.timeout)
 	defer t.Stop()
 	select {
 	case f := <-fin:
 		return f, true
 	case <-t.C:
+		s.logger.WarnContext(ctx, "leakcheck: no reply came", slog.String("path", s.fake.pathIn(channel)),
+			slog.String("channel_id", channel), slog.String("ts", ts))
 		return slackFinal{}, false
 	case <-ctx.Done():
 		return slackFinal{}, false
@@ -159,13 +163,13 @@ func (s *slackSide) wait(ctx context.Context, fin chan slackFinal) (slackFinal, 
 func (s *slackSide) mention(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
 	ts := s.nextTS()
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack mention")
+	fin := s.fake.expect(channel, "slack mention", ts)
 	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
 		"ts": ts, "channel": channel, "event_ts": ts})
 	if err != nil {
 		return false, err
 	}
-	f, ok := s.wait(ctx, fin)
+	f, ok := s.wait(ctx, fin, channel, ts)
 	if ok && f.answerID != 0 {
 		s.mu.Lock()
 		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID, question: text})
@@ -184,13 +188,13 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 	asked := slices.Clone(s.questions[key])
 	s.mu.Unlock()
 	s.oracle.ask(channel, asked...) // the thread's memory may quote its earlier questions
-	fin := s.fake.expect(channel, "slack follow-up")
+	fin := s.fake.expect(channel, "slack follow-up", th.thread)
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"thread_ts": th.thread, "channel": channel, "event_ts": ts, "channel_type": "channel"})
 	if err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, ts)
 	return ok, nil
 }
 
@@ -198,26 +202,26 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string) (bool, error) {
 	channel, ts := "D"+p.slackID[1:], s.nextTS()
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack direct message")
+	fin := s.fake.expect(channel, "slack direct message", "")
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"channel": channel, "event_ts": ts, "channel_type": "im"})
 	if err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, ts)
 	return ok, nil
 }
 
 // slash asks text with /cita in channel: the answer is ephemeral, to p alone.
 func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
 	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack /cita")
+	fin := s.fake.expect(channel, "slack /cita", "")
 	form := url.Values{"command": {"/cita"}, "text": {text}, "team_id": {"T1"}, "channel_id": {channel},
 		"user_id": {p.slackID}, "response_url": {"https://hooks.slack.example/x"}, "trigger_id": {"1.2.3"}, "token": {"x"}}
 	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, "")
 	return ok, nil
 }
 
@@ -227,7 +231,7 @@ func (s *slackSide) explain(ctx context.Context, replica int, channel string, th
 	asked := slices.Clone(s.questions[channel+"/"+th.thread])
 	s.mu.Unlock()
 	s.oracle.ask(channel, asked...) // the view shows the questions and the standalone query
-	fin := s.fake.expect(channel, "slack how I answered")
+	fin := s.fake.expect(channel, "slack how I answered", th.thread)
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": p.slackID, "team_id": "T1"}, "api_app_id": "A1",
 		"container":  map[string]any{"type": "message", "message_ts": th.ts, "channel_id": channel, "thread_ts": th.thread},
@@ -240,7 +244,7 @@ func (s *slackSide) explain(ctx context.Context, replica int, channel string, th
 	if err := s.post(ctx, replica, "interactions", "application/x-www-form-urlencoded", []byte(body)); err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin)
+	_, ok := s.wait(ctx, fin, channel, th.ts)
 	return ok, nil
 }
 

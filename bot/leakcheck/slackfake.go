@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // lookup are the Web API methods that say who reads what; they fail now and then.
@@ -37,6 +38,12 @@ type fakeSlack struct {
 	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button
 	threads map[string]string          // "channel/ts" of a reply -> its thread
 	failing map[string]int             // channel -> how many more conversations.members calls fail
+	// inThread is, per conversation, the thread its question in flight is answered in ("" at
+	// top level); replies the messages posted there since: a withdrawal notice written into one
+	// of them is the question's reply (cita answered, then withdrew the answer when someone
+	// joined while it was written), not silence.
+	inThread map[string]string
+	replies  map[string]map[string]bool
 	// duringWrite, when set, is called before a final reply is written in a channel: what
 	// happens to the write while someone may join (see slackSide.duringWrite).
 	duringWrite func(channel, ts, text string) writeFault
@@ -50,7 +57,8 @@ type slackFinal struct {
 
 func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
 	f := &fakeSlack{org: o, oracle: or, dice: d, finals: map[string]chan slackFinal{}, paths: map[string]string{},
-		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}}
+		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{},
+		inThread: map[string]string{}, replies: map[string]map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -59,14 +67,28 @@ func (f *fakeSlack) apiURL() string { return f.srv.URL + "/" }
 
 func (f *fakeSlack) close() { f.srv.Close() }
 
-// expect registers that path asks in conversation now and returns what reports its final reply.
-func (f *fakeSlack) expect(conversation, path string) chan slackFinal {
+// expect registers that path asks in conversation now, answered in thread ("" at top level),
+// and returns what reports its final reply.
+func (f *fakeSlack) expect(conversation, path, thread string) chan slackFinal {
 	ch := make(chan slackFinal, 1)
 	f.mu.Lock()
 	f.finals[conversation] = ch
 	f.paths[conversation] = path
+	f.inThread[conversation] = thread
+	f.replies[conversation] = map[string]bool{}
 	f.mu.Unlock()
 	return ch
+}
+
+// replyWithdrawn reports whether a notice written to channel's message ts is the withdrawal of
+// the reply to the question in flight there: ts was posted in its thread since it was asked.
+func (f *fakeSlack) replyWithdrawn(channel, ts, text string) bool {
+	if !strings.Contains(text, noticeMark) {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.replies[channel][ts]
 }
 
 func (f *fakeSlack) pathIn(conversation string) string {
@@ -93,6 +115,7 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	issued := time.Now()
 	method := strings.TrimPrefix(r.URL.Path, "/")
 	form := func(k string) string { return r.Form.Get(k) }
 	var resp map[string]any
@@ -111,7 +134,10 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 			applyWriteFault(w, f.duringWrite(channel, form("ts"), form("text")+"\n"+form("blocks"))) {
 			return
 		}
-		resp = f.message(method, r)
+		resp = f.message(method, r, issued)
+	case "chat.delete":
+		f.oracle.gone("slack/" + form("channel") + "/" + form("ts"))
+		resp = map[string]any{"ok": true, "channel": form("channel"), "ts": form("ts")}
 	case "chat.postEphemeral":
 		resp = f.ephemeral(r)
 	case "reactions.add":
@@ -176,11 +202,24 @@ func (f *fakeSlack) conversationInfo(id string) map[string]any {
 	f.org.mu.Lock()
 	defer f.org.mu.Unlock()
 	c := f.org.slackBy[id]
+	if p := f.dmWithLocked(id); p != nil {
+		return map[string]any{"ok": true, "channel": map[string]any{"id": id, "is_im": true, "user": p.slackID}}
+	}
 	if c == nil {
 		return map[string]any{"ok": false, "error": "channel_not_found"}
 	}
 	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "name": strings.ToLower(id), "is_channel": true,
 		"is_private": !c.public}}
+}
+
+// dmWithLocked returns the person whose direct message with the bot is channel id ("D" and
+// their id's digits), nil if none. Slack lists such a channel with is_im and its two members:
+// the sweep checks direct messages too. f.org.mu is held.
+func (f *fakeSlack) dmWithLocked(id string) *person {
+	if !strings.HasPrefix(id, "D") {
+		return nil
+	}
+	return f.org.bySlack["U"+id[1:]]
 }
 
 // failMembers makes the next n conversations.members calls for channel fail.
@@ -202,6 +241,9 @@ func (f *fakeSlack) conversationMembers(id string) map[string]any {
 	}
 	f.org.mu.Lock()
 	defer f.org.mu.Unlock()
+	if p := f.dmWithLocked(id); p != nil {
+		return map[string]any{"ok": true, "members": []string{slackBot, p.slackID}, "response_metadata": map[string]any{"next_cursor": ""}}
+	}
 	c := f.org.slackBy[id]
 	if c == nil {
 		return map[string]any{"ok": false, "error": "channel_not_found"}
@@ -236,23 +278,29 @@ func (f *fakeSlack) userGroups() map[string]any {
 // message records chat.postMessage and chat.update: the oracle checks the text and blocks
 // against the conversation's readers now and keeps them for later readers. A message with
 // blocks that is not a withdrawal notice is a final reply.
-func (f *fakeSlack) message(method string, r *http.Request) map[string]any {
+func (f *fakeSlack) message(method string, r *http.Request, issued time.Time) map[string]any {
 	channel, ts := r.Form.Get("channel"), r.Form.Get("ts")
 	if method == "chat.postMessage" {
 		f.mu.Lock()
 		f.ts++
 		ts = fmt.Sprintf("1800000000.%06d", f.ts)
-		if thread := r.Form.Get("thread_ts"); thread != "" {
+		thread := r.Form.Get("thread_ts")
+		if thread != "" {
 			f.threads[channel+"/"+ts] = thread
+		}
+		if f.finals[channel] != nil && thread == f.inThread[channel] {
+			f.replies[channel][ts] = true
 		}
 		f.mu.Unlock()
 	}
 	text, blocks := r.Form.Get("text"), r.Form.Get("blocks")
-	f.oracle.post(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, func() []*person {
+	f.oracle.postIssued(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, issued, func() []*person {
 		return f.org.slackReadersLocked(channel)
 	})
 	if finalWrite(r) {
 		f.final(channel, slackFinal{ts: ts, answerID: explainAnswerID(blocks)})
+	} else if f.replyWithdrawn(channel, ts, text) {
+		f.final(channel, slackFinal{ts: ts})
 	}
 	return map[string]any{"ok": true, "channel": channel, "ts": ts, "text": text}
 }

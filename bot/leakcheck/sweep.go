@@ -3,6 +3,7 @@ package leakcheck
 import (
 	"context"
 	"fmt"
+	"time"
 
 	discordbot "github.com/citahq/cita/bot/discord"
 	slackbot "github.com/citahq/cita/bot/slack"
@@ -33,6 +34,7 @@ func (r *run) sweep(ctx context.Context, round int) (bool, error) {
 	if r.cfg.faults.noSweep || (sweepSlack == nil && sweepDiscord == nil) {
 		return false, nil
 	}
+	defer func(began time.Time) { r.report.InSweeps += time.Since(began) }(time.Now())
 	i := round % len(r.reps)
 	if sweepSlack != nil {
 		if err := sweepSlack(ctx, r.slack.adapters[i]); err != nil {

@@ -62,7 +62,8 @@ type fakeSlack struct {
 	assistant   map[string]bool
 	noStreaming bool
 	// hold, when set, is asked of every call before it is served: a delay (the call is applied
-	// when it completes) or a Retry-After in seconds (the call answers 429).
+	// when it completes), a Retry-After in seconds (the call answers 429) or "refuse" (the call
+	// answers internal_error and is not applied).
 	hold func(method string, form map[string]string) (delay time.Duration, retryAfter string)
 	// shown is what each message ("channel/ts") shows now: the text and blocks of the post or
 	// update applied last.
@@ -155,6 +156,20 @@ func (f *fakeSlack) shownIn(channel, ts string) string {
 }
 
 // setHold sets hold (see fakeSlack.hold).
+// shownWhere returns the keys ("channel/ts") of the messages of channel whose text and blocks
+// now match.
+func (f *fakeSlack) shownWhere(channel string, match func(string) bool) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for k, v := range f.shown {
+		if strings.HasPrefix(k, channel+"/") && match(v) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 func (f *fakeSlack) setHold(hold func(method string, form map[string]string) (time.Duration, string)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -211,6 +226,13 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if hold != nil {
 		delay, retryAfter := hold(method, form)
+		if retryAfter == "refuse" { // refused outright, as Slack's internal_error
+			f.mu.Lock()
+			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
+			f.mu.Unlock()
+			_, _ = w.Write([]byte(`{"ok":false,"error":"internal_error"}`))
+			return
+		}
 		if retryAfter != "" {
 			f.mu.Lock()
 			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
@@ -256,6 +278,9 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case "chat.update":
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"], "text": form["text"]}
 		f.shown[form["channel"]+"/"+form["ts"]] = form["text"] + "\n" + form["blocks"]
+	case "chat.delete":
+		delete(f.shown, form["channel"]+"/"+form["ts"])
+		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"]}
 	case "chat.postEphemeral":
 		f.ts++
 		resp = map[string]any{"ok": true, "message_ts": fmt.Sprintf("1700000100.%06d", f.ts)}

@@ -179,7 +179,8 @@ func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 		}
 		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 	}
-	return r.a.writeAnswer(ctx, id, func() error {
+	moved := false
+	err := r.a.writeAnswer(ctx, id, func() error {
 		_, ts, err := r.a.api.PostMessageContext(ctx, r.channel, r.inThread(opts...)...)
 		if err != nil || id == 0 {
 			return err
@@ -187,7 +188,35 @@ func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 		// Recorded before the write is counted, so that a withdrawal edits this message.
 		if err := r.a.opts.Store.SetReplyRef(ctx, id, ts); err != nil {
 			r.a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", id), slog.Any("error", err))
+			return nil
 		}
+		moved = true
 		return nil
 	})
+	if moved && r.ts != "" {
+		r.abandonPlaceholder(ctx)
+	}
+	return err
+}
+
+// abandonPlaceholder deletes the placeholder once the answer was posted as a new message and
+// its record points there: the placeholder may show streamed answer text, and a withdrawal
+// edits only the recorded message, so it would keep that text in front of whoever joins later.
+func (r *reply) abandonPlaceholder(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx)
+	err := withRetry(ctx, func() error {
+		_, _, err := r.a.api.DeleteMessageContext(ctx, r.channel, r.ts)
+		return err
+	})
+	if err == nil || messageGone(err) {
+		return
+	}
+	// Not deletable: at least take the streamed text out of it.
+	err = withRetry(ctx, func() error {
+		_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText("…", false))
+		return err
+	})
+	if err != nil {
+		r.a.logger.ErrorContext(ctx, "clear the slack placeholder left by a reposted answer", slog.String("channel_id", r.channel), slog.Any("error", err))
+	}
 }

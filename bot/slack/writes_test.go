@@ -167,3 +167,41 @@ func TestAnswerThatCannotBeRecordedIsNotShown(t *testing.T) {
 		}
 	}
 }
+
+// TestRepostedAnswerLeavesNoPlaceholderBehind: when Slack refuses the final update of the
+// placeholder, the answer is posted as a new message and its record points there. The
+// placeholder, which showed the streamed answer, was left as it was, outside any record: after a
+// guest joined, the new message was withdrawn and the placeholder went on showing the hr answer.
+// Found by the leak harness (bot/leakcheck, a refused final write in a private channel).
+func TestRepostedAnswerLeavesNoPlaceholderBehind(t *testing.T) {
+	t.Parallel()
+	a := setup(t, func(o *slackbot.Options) { o.UpdateInterval = 20 * time.Millisecond })
+	a.answerer.Inner = slowStreamer{inner: a.env.Pipeline, pause: 100 * time.Millisecond}
+	var refused atomic.Bool
+	a.fake.setHold(func(method string, form map[string]string) (time.Duration, string) {
+		if method == "chat.update" && form["channel"] == "CHR" && hrLeak(form["blocks"]) && refused.CompareAndSwap(false, true) {
+			return 0, "refuse"
+		}
+		return 0, ""
+	})
+	a.mention(t, "EvP1", "CHR", "UHR", salaryQuestion)
+	a.fake.waitFor("the answer reposted", 10*time.Second, func() bool {
+		for _, c := range a.fake.callsTo("chat.postMessage") {
+			if c.Form["channel"] == "CHR" && hrLeak(c.Form["blocks"]) {
+				return true
+			}
+		}
+		return false
+	})
+	streamed := false
+	for _, c := range a.fake.callsTo("chat.update") {
+		streamed = streamed || (c.Form["channel"] == "CHR" && c.Form["blocks"] == "" && hrLeak(c.Form["text"]))
+	}
+	if !refused.Load() || !streamed {
+		t.Fatalf("setup: refused %v, streamed hr text into the placeholder %v (the test would prove nothing)", refused.Load(), streamed)
+	}
+	a.join(t, "EvP2", "CHR", "UEXT", []string{"UHR", "UEXT", "UBOT"}, false)
+	a.fake.waitFor("no message of CHR showing the hr answer", 10*time.Second, func() bool {
+		return len(a.fake.shownWhere("CHR", hrLeak)) == 0
+	})
+}
