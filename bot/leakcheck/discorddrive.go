@@ -100,7 +100,10 @@ func (d *discordSide) send(ctx context.Context, replica int, info *interactionIn
 	n := d.seq.Add(1)
 	token := fmt.Sprintf("tok-%d", n)
 	i["id"], i["token"], i["application_id"], i["version"] = strconv.FormatInt(970000000000+n, 10), token, discordApp, 1
-	info.done = make(chan discordFinal, 1)
+	// The wait keeps its own reference: the fake takes the channel out of info at the first
+	// edit, which may come before the first response is read here.
+	done := make(chan discordFinal, 1)
+	info.done = done
 	d.fake.mu.Lock()
 	d.fake.interactions[token] = info
 	d.fake.mu.Unlock()
@@ -141,7 +144,7 @@ func (d *discordSide) send(ctx context.Context, replica int, info *interactionIn
 	t := time.NewTimer(d.timeout)
 	defer t.Stop()
 	select {
-	case f := <-info.done:
+	case f := <-done:
 		return f, true, nil
 	case <-t.C:
 		d.logger.Warn("leakcheck: discord interaction got no reply", slog.String("path", info.path),

@@ -22,7 +22,8 @@ type interactionInfo struct {
 	asker   *person // nil: a stranger
 	channel string  // the channel, or "dm:<user id>"
 	private bool    // ephemeral, or a DM
-	done    chan discordFinal
+	// done is told of the first edit, then set to nil (under fakeDiscord.mu).
+	done chan discordFinal
 }
 
 // discordFinal is an interaction's first edited response: its message and answer id.

@@ -145,8 +145,9 @@ func (r *reply) updateLoop(ctx context.Context) {
 // else, or when that fails, as one new message in the thread, whose ts is then recorded with
 // the answer so it can be withdrawn in place. Every attempt is checked against the answer's
 // withdrawal (writeAnswer): a withdrawn answer shows its notice, and an answer whose
-// withdrawal cannot be checked shows ReasonNotRecorded instead. It may be called again after a
-// panic.
+// withdrawal cannot be checked shows ReasonNotRecorded instead. When Slack refuses both the
+// update and the repost, it tries once more, then shows ReasonInternalError, so the asker is
+// never left with the placeholder alone. It may be called again after a panic.
 func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 	r.stopOnce.Do(func() { close(r.stop) })
 	r.stopped.Wait()
@@ -154,6 +155,10 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		r.answer.Store(out.AnswerID)
 	}
 	err := r.write(ctx, r.answer.Load(), out)
+	if refused(err) {
+		r.a.logger.WarnContext(ctx, "post slack answer; trying once more", slog.String("channel_id", r.channel), slog.Any("error", err))
+		err = r.write(ctx, r.answer.Load(), out)
+	}
 	if errors.Is(err, bot.ErrWriteUnchecked) {
 		r.a.logger.ErrorContext(ctx, "check slack answer before showing it; showing a short error instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 		err = r.write(ctx, 0, notRecorded(out))
@@ -162,7 +167,19 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		r.a.trace("final", r.received)
 		return
 	}
-	r.a.logger.ErrorContext(ctx, "post slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
+	r.a.logger.ErrorContext(ctx, "post slack answer; showing a short error instead", slog.String("channel_id", r.channel), slog.Any("error", err))
+	reason := bot.Outgoing{Text: bot.ReasonText(out.Lang, bot.ReasonInternalError), Lang: out.Lang, Reason: bot.ReasonInternalError}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second) // even when the work ran out of time
+	defer cancel()
+	if err := r.write(ctx, 0, reason); err != nil {
+		r.a.logger.ErrorContext(ctx, "post slack error reply", slog.String("channel_id", r.channel), slog.Any("error", err))
+	}
+}
+
+// refused reports whether a final write failed because Slack refused it, not because the
+// answer was withdrawn or its withdrawal could not be checked.
+func refused(err error) bool {
+	return err != nil && !errors.Is(err, errWithdrawn) && !errors.Is(err, bot.ErrWriteUnchecked)
 }
 
 // write writes out as answer id's final reply (see finish).

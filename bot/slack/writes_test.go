@@ -205,3 +205,47 @@ func TestRepostedAnswerLeavesNoPlaceholderBehind(t *testing.T) {
 		return len(a.fake.shownWhere("CHR", hrLeak)) == 0
 	})
 }
+
+// TestRefusedFinalWritesAreNeverSilent: when Slack refuses both the final update of the
+// placeholder and the repost, cita tries once more; when that is refused too, the thread shows
+// a short error, never the placeholder alone. Found by the leak harness (a silent mention).
+func TestRefusedFinalWritesAreNeverSilent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		refuse  int32 // how many final writes of the answer Slack refuses
+		answers bool  // whether the answer ends shown
+	}{
+		{name: "the second attempt is shown", refuse: 2, answers: true},
+		{name: "every attempt refused", refuse: 1 << 20, answers: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := setup(t)
+			var refused atomic.Int32
+			a.fake.setHold(func(method string, form map[string]string) (time.Duration, string) {
+				final := (method == "chat.update" || method == "chat.postMessage") && form["channel"] == "CHR" && hrLeak(form["blocks"])
+				if final && refused.Add(1) <= tc.refuse {
+					return 0, "refuse"
+				}
+				return 0, ""
+			})
+			a.postEvent(t, "app_mention.json", event{EventID: "EvS1", Channel: "CHR", User: "UHR", Text: "<@UBOT> " + salaryQuestion, TS: nextTS()}, nil)
+			if tc.answers {
+				a.fake.waitFor("the answer shown", 10*time.Second, func() bool { return len(a.fake.shownWhere("CHR", hrLeak)) > 0 })
+				if n := refused.Load(); n != 3 {
+					t.Fatalf("%d final writes; want the update and the repost refused, then the update of the second attempt", n)
+				}
+				return
+			}
+			errorShown := func(s string) bool { return strings.Contains(s, "Something went wrong on my side") }
+			a.fake.waitFor("a short error in the thread", 10*time.Second, func() bool { return len(a.fake.shownWhere("CHR", errorShown)) > 0 })
+			if n := refused.Load(); n != 4 {
+				t.Fatalf("%d final writes refused; want 4 (the update and the repost, twice)", n)
+			}
+			if got := a.fake.shownWhere("CHR", hrLeak); len(got) > 0 {
+				t.Fatalf("a refused answer is shown in %v", got)
+			}
+		})
+	}
+}
