@@ -280,5 +280,12 @@ func (s *slackSide) thread(rng *rand.Rand, channel string) (slackThread, bool) {
 	if len(ths) == 0 {
 		return slackThread{}, false
 	}
+	// People follow up on, and open "How I answered" of, recent answers. Drawing from every
+	// thread the run ever made turns a long run's clicks into clicks on long-withdrawn answers:
+	// at 20,000 questions 7% of "How I answered" tries showed anything, against 24% at 2,000.
+	ths = ths[max(0, len(ths)-recentThreads):]
 	return ths[rng.IntN(len(ths))], true
 }
+
+// recentThreads is how many of a channel's latest threads follow-ups and clicks go to.
+const recentThreads = 32
