@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/citahq/cita/internal/keyrate"
@@ -112,7 +111,7 @@ func (h *Handler) recovered(ctx context.Context, in Incoming, onDelta func(strin
 
 func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string)) Outgoing {
 	start := in.ReceivedAt
-	in.Text = strings.TrimSpace(cleanQuestion(in.Text))
+	in.Text = rag.CleanQuestion(in.Text) // what is searched is what is stored
 	lang := rag.AnswerLang(in.Text)
 	attrs := []any{slog.String("platform", in.Conversation.Platform), slog.String("channel_id", in.Conversation.Channel),
 		slog.String("thread_id", in.Conversation.Thread), slog.String("user_id", in.UserID)}

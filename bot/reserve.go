@@ -2,9 +2,7 @@ package bot
 
 import (
 	"context"
-	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/citahq/cita/rag"
 )
@@ -81,15 +79,4 @@ func (r *answerRecorder) result() (int64, []SourceRef, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.id, r.consulted, r.err
-}
-
-// cleanQuestion returns text as it may be searched and stored: valid UTF-8 without control
-// characters other than newlines and tabs (a NUL made PostgreSQL refuse the record).
-func cleanQuestion(text string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\n' && r != '\t' && unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(text, "\uFFFD"))
 }
