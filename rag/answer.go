@@ -128,6 +128,8 @@ type ComposeRequest struct {
 	// none) and TranslationLang its language: quotes in that language are matched with it.
 	Translation     string
 	TranslationLang string
+
+	reading *reading // set by withReading
 }
 
 // Composition is a composer's output; Text cites sources as [n].

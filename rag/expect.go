@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // ExpectKind is the kind of answer a question asks for.
@@ -119,7 +119,7 @@ var quantityUnits = map[string]string{
 
 // DetectExpect tells what kind of answer a Spanish or English question asks for.
 func DetectExpect(question string) Expect {
-	q := " " + foldCue(question) + " "
+	q := " " + lang.Fold(question) + " "
 	clauses := clauseStarts(q)
 	for _, c := range cues {
 		phrase, prefix := strings.CutSuffix(c.phrase, "*")
@@ -222,18 +222,6 @@ func rankOf(rank map[string]int, unit string) int {
 		return r
 	}
 	return 2
-}
-
-// foldCue lower-cases and unaccents text for cue matching, keeping punctuation.
-func foldCue(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
 }
 
 // clauseStarts returns the byte offsets where a clause starts in q: after the leading space, and
@@ -367,7 +355,7 @@ func (e Expect) satisfies(text string, common map[string]bool) (kind, unit bool)
 // names reports whether word names the unit of the quantity the question asks for ("days" in
 // "how many days of leave"): the answer's number carries it, the question is not about it.
 func (e Expect) names(word string) bool {
-	return e.Kind == ExpectQuantity && e.Unit != "" && quantityUnits[foldCue(word)] == e.Unit
+	return e.Kind == ExpectQuantity && e.Unit != "" && quantityUnits[lang.Fold(word)] == e.Unit
 }
 
 func (e Expect) crisp() bool {
@@ -384,25 +372,32 @@ const nameTrim = "\"'()[]*_`“”«»,.;:!?¿¡"
 // noOne hides "no one" and "anyone" from the number words.
 var noOne = strings.NewReplacer("no one", "nobody", "No one", "Nobody", "any one", "any")
 
-// hasProperName reports whether text has a capitalised word that does not open a sentence
-// ("ask People Connect", "use Workday"), or an all-caps acronym of two or more letters, other than
-// the common ones.
-func hasProperName(text string, common map[string]bool) bool {
+// nameWords are text's capitalised words of two letters or more that do not open a sentence
+// ("ask People Connect", "use Workday", "in Tokyo"), acronyms included, without the punctuation
+// around them: the one rule of what may be a name, for answers ("who", "which tool") and for
+// questions (a place the sources never mention).
+func nameWords(text string) []string {
+	var out []string
 	words := strings.Fields(text)
 	for i, w := range words {
-		w = strings.Trim(w, nameTrim)
-		r := []rune(w)
-		if len(r) < 2 || !unicode.IsUpper(r[0]) || common[strings.ToLower(w)] {
+		name := strings.Trim(w, nameTrim)
+		if r := []rune(name); len(r) < 2 || !unicode.IsUpper(r[0]) || i == 0 {
 			continue
 		}
-		if i == 0 {
+		if prev := words[i-1]; strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "?") || strings.HasSuffix(prev, "!") {
 			continue
 		}
-		prev := words[i-1]
-		if strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "?") || strings.HasSuffix(prev, "!") {
-			continue
+		out = append(out, name)
+	}
+	return out
+}
+
+// hasProperName reports whether text has a name (see nameWords) other than the common ones.
+func hasProperName(text string, common map[string]bool) bool {
+	for _, w := range nameWords(text) {
+		if !common[strings.ToLower(w)] {
+			return true
 		}
-		return true
 	}
 	return false
 }

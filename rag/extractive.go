@@ -36,9 +36,9 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	if perSource <= 0 {
 		perSource = 2
 	}
-	expect := DetectExpect(req.Question)
-	units := scoreUnits(expect, questionVariants(req), req.Sources)
-	picked := newestFirst(req.Sources, pickUnits(units, expect, maxLines, perSource))
+	r := req.read()
+	expect := r.expect
+	picked := newestFirst(req.Sources, pickUnits(r.units, expect, maxLines, perSource))
 	if len(picked) == 0 {
 		return &Composition{}, nil
 	}

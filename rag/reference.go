@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/citahq/cita/rag/lang"
 )
 
 // Reference is an exact reference to a numbered part of a text ("art. 99", "artículo 14",
@@ -40,7 +42,7 @@ func ParseReference(q string) (Reference, bool) {
 		return unicode.IsSpace(r) || strings.ContainsRune("¿?¡!,;:\"()«»", r)
 	})
 	for i := 0; i+1 < len(words); i++ {
-		kind, ok := referenceKinds[foldCue(strings.TrimSuffix(words[i], "."))]
+		kind, ok := referenceKinds[lang.Fold(strings.TrimSuffix(words[i], "."))]
 		if !ok || !isReferenceNumber(words[i+1]) {
 			continue
 		}

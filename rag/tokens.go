@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // ContentTokens lower-cases and unaccents text, splits it into words (codes like "ERR_4402" and
@@ -19,12 +19,10 @@ func ContentTokens(text string) []string {
 			out = append(out, w)
 		}
 	}
-	for _, r := range norm.NFD.String(text) {
+	for _, r := range lang.Fold(text) { // "vacación" == "vacacion"
 		switch {
-		case unicode.Is(unicode.Mn, r):
-			// a combining accent: dropped, so "vacación" == "vacacion"
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteRune(r)
 		case (r == '.' || r == '_' || r == '-') && b.Len() > 0:
 			b.WriteRune(r)
 		default:

@@ -11,9 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // AnswerQuestion is one line of a handbook set's questions.jsonl: an employee-style question,
@@ -296,21 +295,8 @@ func DirectAnswer(text string) string {
 }
 
 func foldFact(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r), r == '*', r == '`', r == '_':
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
+	return strings.Join(strings.Fields(markup.Replace(lang.Fold(s))), " ")
 }
+
+// markup is the Markdown emphasis a fact is matched without.
+var markup = strings.NewReplacer("*", "", "`", "", "_", "")

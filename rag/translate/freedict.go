@@ -12,9 +12,8 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // DefaultDictDir is where Debian's dict-freedict-* packages install their dictd files.
@@ -66,7 +65,7 @@ func (f *FreeDict) Translate(_ context.Context, text, from, to string) (string, 
 		if stopword(w) {
 			continue
 		}
-		if t := lookup(d, fold(w), from); len(t) > 0 {
+		if t := lookup(d, lang.Fold(w), from); len(t) > 0 {
 			out = append(out, t...)
 		} else {
 			out = append(out, w)
@@ -112,17 +111,6 @@ func lookup(d map[string][]string, w, lang string) []string {
 
 func stopword(w string) bool { return len(rag.ContentTokens(w)) == 0 }
 
-// fold lower-cases and removes accents, as the index's unaccent does.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
 // readDictd reads a dictd database (base.index and base.dict.dz) into folded single-word
 // headwords and their first translations.
 func readDictd(base string) (map[string][]string, error) {
@@ -156,7 +144,7 @@ func readDictd(base string) (map[string][]string, error) {
 		if err1 != nil || err2 != nil || off+n > int64(len(body)) {
 			return nil, fmt.Errorf("%s.index: bad line %q", base, sc.Text())
 		}
-		head := fold(parts[0])
+		head := lang.Fold(parts[0])
 		for _, t := range entryTranslations(body[off : off+n]) {
 			if len(out[head]) < maxSenses && !contains(out[head], t) {
 				out[head] = append(out[head], t)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // Merged asks every translator and joins their translations, each word once. It fails only when
@@ -26,7 +27,7 @@ func (m Merged) Translate(ctx context.Context, text, from, to string) (string, e
 			continue
 		}
 		for _, w := range strings.Fields(out) {
-			if k := fold(strings.Trim(w, ".,;:?!¿¡")); !seen[k] {
+			if k := lang.Fold(strings.Trim(w, ".,;:?!¿¡")); !seen[k] {
 				seen[k] = true
 				parts = append(parts, w)
 			}

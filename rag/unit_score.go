@@ -1,0 +1,394 @@
+package rag
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// scoredUnit is an answer unit of one source with how well it answers the question.
+type scoredUnit struct {
+	answerUnit
+	source   int     // index into the sources
+	score    float64 // final score
+	coverage float64 // weighted share of the question found in the unit, its context and its section
+	kindOK   bool    // the unit holds the kind of answer asked for
+	unitOK   bool    // and the unit of the quantity asked for
+	matched  []string
+	cell     bool // a question term matched one of the row's values
+	// local is the weighted share of the question's subject that the unit says where it stands:
+	// in its text, the FAQ question or lead it answers, its section heading or the sentence
+	// before; not the document's title or parents. The subject is the question's words the
+	// sources hold somewhere, less the unit of the quantity asked for ("days" is what a
+	// number answers, not what the question is about). 1 when the question has no such word.
+	local float64
+	// whole: the unit's own text holds every word of the question the sources hold (a keyword
+	// query answered in one sentence).
+	whole bool
+}
+
+// sourceUnits are one source's units with the bags they are matched with.
+type sourceUnits struct {
+	units   []answerUnit
+	text    []stemBag // per unit, in the source's language
+	list    []stemBag // per unit: its text and, for a lead sentence, its list's items
+	context []stemBag // per unit: its FAQ question or lead sentence
+	prev    []stemBag // per unit: the sentence before it in its paragraph
+	section stemBag   // the deepest section heading
+	faq     bool      // the deepest section heading is a question: its units answer it
+	doc     stemBag   // the title and the parent sections
+}
+
+func prepareSources(sources []Source, questionLang string, langs []string) [][]sourceUnits {
+	// One preparation per stemming language: a source is matched in its own language, except
+	// that the text of language-neutral documents follows each variant's language.
+	out := make([][]sourceUnits, len(langs))
+	for li, ql := range langs {
+		out[li] = make([]sourceUnits, len(sources))
+		for si, s := range sources {
+			tl := textLang(s.Lang, ql)
+			su := sourceUnits{units: answerUnitsOf(s.Content)}
+			parts := strings.Split(s.Section, " > ")
+			su.section = bagOf(parts[len(parts)-1], tl)
+			su.faq = isQuestionLine(parts[len(parts)-1])
+			su.doc = bagOf(s.Title+" "+strings.Join(parts[:len(parts)-1], " "), tl)
+			for _, u := range su.units {
+				su.text = append(su.text, bagOf(u.text, tl))
+				su.list = append(su.list, bagOf(u.text+"\n"+strings.Join(u.itemTexts(), "\n"), tl))
+				su.context = append(su.context, bagOf(u.context, tl))
+				su.prev = append(su.prev, bagOf(u.prev, tl))
+			}
+			out[li][si] = su
+		}
+	}
+	_ = questionLang
+	return out
+}
+
+// scoreUnits scores every unit of every source for the question and its variants, best first.
+func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scoredUnit {
+	langs := []string{}
+	langIndex := map[string]int{}
+	for _, v := range variants {
+		if _, ok := langIndex[v.lang]; !ok {
+			langIndex[v.lang] = len(langs)
+			langs = append(langs, v.lang)
+		}
+	}
+	prepared := prepareSources(sources, variants[0].lang, langs)
+	common := commonNames(prepared[0], variants)
+	rarity := make([]map[string]float64, len(variants))
+	for i, v := range variants {
+		rarity[i] = rarityOf(prepared[langIndex[v.lang]], v)
+	}
+	var out []scoredUnit
+	for si := range sources {
+		for ui := range prepared[0][si].units {
+			var best scoredUnit
+			for vi, v := range variants {
+				su := prepared[langIndex[v.lang]][si]
+				s := scoreUnit(expect, v, rarity[vi], common, su, ui)
+				s.source = si
+				if s.score > best.score || best.text == "" {
+					best = s
+				}
+			}
+			best.score /= 1 + rankPrior*float64(si) + unitOrderPrior*float64(ui)
+			out = append(out, best)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// commonNames returns the lower-cased names (see nameWords) that name nothing in particular here:
+// those of the question, and those in a quarter or more of the sources' units (the
+// organisation's own name). A "who" or "which tool" question is not answered by them.
+func commonNames(prepared []sourceUnits, variants []queryVariant) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range variants {
+		for _, w := range v.words {
+			out[w] = true
+		}
+	}
+	count := map[string]int{}
+	n := 0
+	for _, su := range prepared {
+		for _, u := range su.units {
+			n++
+			seen := map[string]bool{}
+			for _, w := range nameWords(u.text) {
+				if !seen[w] {
+					seen[w] = true
+					count[strings.ToLower(w)]++
+				}
+			}
+		}
+	}
+	for w, c := range count {
+		if c >= commonNameMinUnits && float64(c) >= commonNameShare*float64(n) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// rarityOf returns, for each of the variant's stems, how rare it is among the units of these
+// sources: 1 when no unit has it, falling towards everywhereRarity when every unit has it. A word every
+// passage shares ("laptop" among laptop pages) tells little about which passage answers.
+//
+// A word no source holds anywhere (text, headings, title) weighs absentWeight: the passages are
+// about something else when they never say what the question is about ("paternity").
+func rarityOf(prepared []sourceUnits, v queryVariant) map[string]float64 {
+	n := 0
+	df := map[string]int{}
+	seen := stemBag{}
+	for _, su := range prepared {
+		for st := range su.section {
+			seen[st] = true
+		}
+		for st := range su.doc {
+			seen[st] = true
+		}
+		for ui := range su.units {
+			n++
+			for _, st := range v.stems {
+				if su.text[ui][st] {
+					df[st]++
+				}
+				if su.context[ui][st] || su.prev[ui][st] || su.list[ui][st] {
+					seen[st] = true
+				}
+			}
+		}
+	}
+	out := make(map[string]float64, len(v.stems))
+	for _, st := range v.stems {
+		switch {
+		case df[st] == 0 && !seen[st]:
+			out[st] = absentWeight
+		case n == 0:
+			out[st] = 1
+		default:
+			out[st] = everywhereRarity + (1-everywhereRarity)*(1-float64(df[st])/float64(n))
+		}
+	}
+	return out
+}
+
+// numberInRange reports whether tok is a number that a range of text holds ("2" in "1-3 years").
+func numberInRange(tok, text string) bool {
+	n, err := strconv.ParseFloat(strings.ReplaceAll(tok, ",", "."), 64)
+	return err == nil && inRange(text, []float64{n})
+}
+
+// How a unit's coverage of the question becomes its score. The factors were set by hand on the
+// dev and validation sets (README, "Answering quality"); each says how much one piece of
+// evidence should move a unit against another that covers the question as well.
+const (
+	// kindAndUnitBoost: the unit holds the kind of answer asked for and, for a quantity, its
+	// unit ("25 days" for "how many days"): the clearest sign that it is the answer.
+	kindAndUnitBoost = 1.3
+	// otherUnitFactor: a number, but not of what the question counts ("31 March" for "how many
+	// days").
+	otherUnitFactor = 0.6
+	// noCrispKindFactor: no number, date or contact where the question asks for one; such a
+	// unit almost never answers, whatever its words.
+	noCrispKindFactor = 0.3
+	// noModalFactor: a yes/no question answered by a unit with no "can", "must", "may"...; it
+	// may still answer, in other words.
+	noModalFactor = 0.8
+	// noKindFactor: no name for "who", no steps for "how do I".
+	noKindFactor = 0.6
+	// cellBoost: a weighty question word is one of a table row's values (the row is about it).
+	cellBoost = 1.3
+	// rangeBoost: a number the question names falls in a range the unit gives ("2" in "1-3
+	// years").
+	rangeBoost = 1.2
+	// stepsBoost: a lead sentence with its steps answers "how do I" better than one step.
+	stepsBoost = 1.3
+	// longUnitWords and longUnitSlope: a unit of more content words says many things; its
+	// score shrinks by one more share for every longUnitSlope words beyond.
+	longUnitWords = 30
+	longUnitSlope = 40.0
+	// fragmentWords and fragmentFactor: a unit of fewer content words (not a table row) is a
+	// fragment, which rarely answers.
+	fragmentWords  = 3
+	fragmentFactor = 0.6
+	// minContextCoverage is how much of the question's known words a unit that holds none of
+	// them itself must have in what it answers (FAQ question, lead, heading, previous sentence);
+	// minContextCoverageWithKind when it holds the specific kind of answer asked for.
+	minContextCoverage         = 0.45
+	minContextCoverageWithKind = 0.3
+	// rankPrior and unitOrderPrior: retrieval's order of the sources and a unit's place in its
+	// document break near ties; a source ten ranks down needs 1.8× the score.
+	rankPrior      = 0.08
+	unitOrderPrior = 0.002
+	// everywhereRarity is the rarity of a word every unit holds (1 for a word in none).
+	everywhereRarity = 0.3
+	// A capitalised word in commonNameShare of the units, and at least commonNameMinUnits of
+	// them, is the organisation's own name or the like: it names no one in particular.
+	commonNameShare    = 0.25
+	commonNameMinUnits = 3
+)
+
+// absentWeight is the rarity of a question word no source holds anywhere (1 is a word the
+// sources hold in no unit's text but in a heading or a title).
+const absentWeight = 2.0
+
+// Weights of where a question word is found: in the unit itself, in the FAQ question or lead
+// sentence it answers, in its section heading, or only in the document's title and parents.
+const (
+	inText    = 1.0
+	inContext = 0.7
+	inSection = 0.6
+	inPrev    = 0.5
+	inDoc     = 0.35
+)
+
+var rangeRe = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:-|–|to|a|hasta)\s*(\d+(?:[.,]\d+)?)`)
+
+func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common map[string]bool, su sourceUnits, ui int) scoredUnit {
+	u := su.units[ui]
+	s := scoredUnit{answerUnit: u}
+	if u.implicit && expect.Kind != ExpectProcedure {
+		return s // a bare list answers how to do something, as a whole
+	}
+	text := su.text[ui]
+	if u.kind == unitLead && expect.Kind == ExpectProcedure {
+		text = su.list[ui] // steps are matched with the sentence that leads them
+	}
+	section := inSection
+	if su.faq {
+		section = inContext // an FAQ heading is the question its section answers
+	}
+	prevWeight := inPrev
+	if u.kind == unitSentence && refersBack(u.text) {
+		prevWeight = inText // quoted together with the sentence it points back to
+	}
+	var got, total, inUnit, absent, subject, said float64
+	s.whole = true
+	for _, st := range v.stems {
+		w := v.weight[st] * rarity[st]
+		total += w
+		known := rarity[st] != absentWeight
+		if !known {
+			absent += w
+		}
+		isSubject := known && !expect.names(v.words[st])
+		if isSubject {
+			subject += w
+		}
+		local := true
+		switch {
+		case text[st] || numberInRange(v.words[st], u.text):
+			got += inText * w
+			inUnit += w
+			s.matched = append(s.matched, v.words[st])
+		case su.context[ui][st]:
+			got += inContext * w
+			s.matched = append(s.matched, v.words[st]+" (context)")
+		case su.section[st]:
+			got += section * w
+			s.matched = append(s.matched, v.words[st]+" (section)")
+		case su.prev[ui][st]:
+			got += prevWeight * w
+			s.matched = append(s.matched, v.words[st]+" (previous sentence)")
+		case su.doc[st]:
+			got += inDoc * w
+			local = false
+		default:
+			local = false
+		}
+		if isSubject && local {
+			said += w
+		}
+		if !(text[st] || numberInRange(v.words[st], u.text)) {
+			s.whole = false
+		}
+	}
+	s.local = 1
+	if subject > 0 {
+		s.local = said / subject
+	}
+	if total == 0 {
+		return s
+	}
+	s.coverage = got / total
+	s.kindOK, s.unitOK = expect.satisfies(u.text+" "+strings.Join(u.itemTexts(), " "), common)
+	// A unit must say something of the question itself, unless what it answers (an FAQ
+	// question, a lead sentence, its heading, the sentence before) covers the question's words
+	// the sources know well, or well enough when the unit holds the specific kind of answer
+	// asked for ("It is set to 30 minutes." after the sentence about inactive sessions).
+	if inUnit == 0 && total > absent {
+		known := got / (total - absent)
+		if known < minContextCoverage && !(expect.Kind != ExpectFact && s.kindOK && known >= minContextCoverageWithKind) {
+			return s
+		}
+	}
+	score := s.coverage
+	switch {
+	case s.kindOK && s.unitOK:
+		score *= kindAndUnitBoost
+	case s.kindOK && expect.Kind == ExpectQuantity && expect.Unit != "" && expect.Unit != "age":
+		score *= otherUnitFactor
+	case s.kindOK:
+	case expect.crisp():
+		score *= noCrispKindFactor
+	case expect.Kind == ExpectYesNo:
+		score *= noModalFactor
+	default:
+		score *= noKindFactor
+	}
+	if u.kind == unitRow {
+		for _, c := range u.cells {
+			cb := bagOf(c, v.lang)
+			for _, st := range v.stems {
+				if cb[st] && v.weight[st] >= 2 && !isStopCell(c) {
+					s.cell = true
+				}
+			}
+		}
+		if s.cell {
+			score *= cellBoost
+		}
+	}
+	if len(v.nums) > 0 && inRange(u.text, v.nums) {
+		score *= rangeBoost
+	}
+	if expect.Kind == ExpectProcedure && u.kind == unitLead {
+		score *= stepsBoost
+	}
+	n := len(ContentTokens(u.text))
+	if n > longUnitWords {
+		score /= 1 + float64(n-longUnitWords)/longUnitSlope
+	}
+	if n < fragmentWords && u.kind != unitRow {
+		score *= fragmentFactor
+	}
+	s.score = score * v.factor
+	return s
+}
+
+// isStopCell reports whether a table cell is a generic value that names nothing ("yes", "-").
+func isStopCell(c string) bool {
+	return len(ContentTokens(c)) == 0
+}
+
+// inRange reports whether text has a numeric range ("1-3 years") holding one of nums.
+func inRange(text string, nums []float64) bool {
+	for _, m := range rangeRe.FindAllStringSubmatch(text, -1) {
+		lo, err1 := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", "."), 64)
+		hi, err2 := strconv.ParseFloat(strings.ReplaceAll(m[2], ",", "."), 64)
+		if err1 != nil || err2 != nil || hi <= lo {
+			continue
+		}
+		for _, n := range nums {
+			if n >= lo && n <= hi {
+				return true
+			}
+		}
+	}
+	return false
+}
