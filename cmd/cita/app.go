@@ -73,6 +73,18 @@ func parseAndOpen(ctx context.Context, e *env, fs *flag.FlagSet, args []string) 
 	return openApp(ctx, e, "")
 }
 
+// openScoped returns the scope of a --groups list, then the app opened on the configured
+// database (see openApp); the caller closes it. An invalid list is an error naming --groups, and
+// opens nothing.
+func openScoped(ctx context.Context, e *env, groups string) (*app, rag.Scope, error) {
+	scope, err := rag.NewScope(splitList(groups)...)
+	if err != nil {
+		return nil, rag.Scope{}, fmt.Errorf("--groups: %w", err)
+	}
+	a, err := openApp(ctx, e, "")
+	return a, scope, err
+}
+
 // openApp connects, migrates the given schema ("" = the default search_path) and wires the
 // store and the hybrid searcher.
 func openApp(ctx context.Context, e *env, schema string) (*app, error) {

@@ -45,11 +45,7 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 	if question == "" {
 		return fmt.Errorf("give a question, e.g. cita ask \"how many vacation days do I get?\"")
 	}
-	scope, err := rag.NewScope(splitList(*groups)...)
-	if err != nil {
-		return fmt.Errorf("--groups: %w", err)
-	}
-	a, err := openApp(ctx, e, "")
+	a, scope, err := openScoped(ctx, e, *groups)
 	if err != nil {
 		return err
 	}

@@ -62,11 +62,7 @@ func runCalibrate(ctx context.Context, e *env, args []string) error {
 	if *passages < 10 || *budget < 0 || *budget >= 1 {
 		return fmt.Errorf("--passages must be at least 10 and --budget between 0 and 1")
 	}
-	scope, err := rag.NewScope(splitList(*groups)...)
-	if err != nil {
-		return fmt.Errorf("--groups: %w", err)
-	}
-	a, err := openApp(ctx, e, "")
+	a, scope, err := openScoped(ctx, e, *groups)
 	if err != nil {
 		return err
 	}

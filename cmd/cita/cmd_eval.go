@@ -91,10 +91,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if *dataset == "" {
 		return fmt.Errorf("--dataset is required, e.g. --dataset ../shared/eval/xquad-es")
 	}
-	ds, err := eval.Load(*dataset)
+	ds, a, closeApp, err := openEvalSet(ctx, e, eval.Load, *dataset)
 	if err != nil {
 		return err
 	}
+	defer closeApp()
 	var unanswerable map[string]bool
 	if *abstain {
 		ds, unanswerable = eval.SplitByTitle(ds)
@@ -103,11 +104,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if *mode == "all" {
 		modes = []string{"fts", "vector", "hybrid"}
 	}
-	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
-	if err != nil {
-		return err
-	}
-	defer closeApp()
 	docs, empty := ds.Documents()
 	rep, err := evalindex.Documents(ctx, a.store, a.embedder, e.logger, "eval:"+ds.Name, docs, []string{"eval"})
 	if err != nil {
@@ -178,6 +174,16 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%-7s %8.4f %9.4f %7.4f %10.4f %7.2f %7.2f\n", res.Mode, res.NDCG10, res.Recall10, res.MRR10, res.Recall100, res.P50ms, res.P95ms)
 	}
 	return nil
+}
+
+// openEvalSet loads an evaluation set from path with load, then opens a scratch namespace to
+// measure it in (see openScratchApp); closeApp drops it. A set that does not load opens nothing.
+func openEvalSet[T any](ctx context.Context, e *env, load func(string) (T, error), path string) (set T, a *app, closeApp func(), err error) {
+	if set, err = load(path); err != nil {
+		return set, nil, nil, err
+	}
+	a, closeApp, err = openScratchApp(ctx, e, "cita_eval")
+	return set, a, closeApp, err
 }
 
 func randomHex(n int) string {

@@ -15,11 +15,7 @@ import (
 // DIR/questions.jsonl through the answering pipeline the chat adapters use (the configured chat
 // model, or the offline composer), and prints the answer-level figures overall and per language.
 func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence float64) error {
-	set, err := eval.LoadAnswerSet(dir)
-	if err != nil {
-		return err
-	}
-	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
+	set, a, closeApp, err := openEvalSet(ctx, e, eval.LoadAnswerSet, dir)
 	if err != nil {
 		return err
 	}

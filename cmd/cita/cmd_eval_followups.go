@@ -16,11 +16,7 @@ import (
 // for the rewriter cita is wired with (the chat model's, else the offline one), nDCG@10 of the
 // gold files searching each follow-up as asked, as rewritten and as a person rewrote it.
 func runFollowUpEval(ctx context.Context, e *env, path string, asJSON bool) error {
-	set, err := eval.LoadFollowUps(path)
-	if err != nil {
-		return err
-	}
-	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
+	set, a, closeApp, err := openEvalSet(ctx, e, eval.LoadFollowUps, path)
 	if err != nil {
 		return err
 	}

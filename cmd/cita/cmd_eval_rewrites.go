@@ -15,11 +15,7 @@ import (
 // rewriter recovers, and the retrieval gain: nDCG@10 of finding the follow-up's conversation
 // with the question as asked, with each rewriter's output, and with the human rewrite.
 func runRewriteEval(ctx context.Context, e *env, path string, asJSON bool) error {
-	samples, err := rewrite.LoadCanard(path)
-	if err != nil {
-		return err
-	}
-	a, closeApp, err := openScratchApp(ctx, e, "cita_eval")
+	samples, a, closeApp, err := openEvalSet(ctx, e, rewrite.LoadCanard, path)
 	if err != nil {
 		return err
 	}

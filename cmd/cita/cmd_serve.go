@@ -9,15 +9,15 @@ import (
 	"net/http"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/discord"
 	"github.com/citahq/cita/bot/pgbot"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/internal/metrics"
 	"github.com/citahq/cita/mcpserver"
-	"github.com/citahq/cita/rag/pgstore"
+	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/sync/directory"
 	"github.com/citahq/cita/sync/indexer"
 	"github.com/citahq/cita/sync/scheduler"
 	"github.com/citahq/cita/sync/syncrun"
@@ -61,7 +61,68 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(e)
+	s := &service{e: e, listen: *listen}
+	defer s.close()
+	for _, step := range []func(context.Context) error{
+		s.readServerConfig,
+		s.openApp,
+		s.readChatConfigs,
+		s.watchMetrics,
+		s.scheduleSources,
+		s.buildHandler,
+		s.resolveIdentity,
+		s.buildDiscord,
+		s.buildSlack,
+		s.routeNotices,
+		s.listenHTTP,
+		s.announce,
+		s.serve,
+	} {
+		if err := step(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// service is what `cita serve` wires and runs; each step of runServe fills fields later ones use.
+type service struct {
+	e          *env
+	listen     string // --listen
+	server     config.ServerConfig
+	a          *app
+	slackCfg   config.SlackConfig
+	discordCfg config.DiscordConfig
+	metrics    *metrics.Metrics
+	runner     *syncrun.Runner
+	notices    *noticeRunner
+	sched      *scheduler.Scheduler
+	conns      map[string]syncrun.Source
+	pipeline   *rag.Pipeline
+	store      *pgbot.Store
+	queue      *bot.Queue
+	userLimit  bot.RateLimit
+	handler    *bot.Handler
+	identity   identityGroups
+	directory  *directory.Refresher // nil without Google Groups
+	slackBot   *slackbot.Adapter    // nil when Slack is off
+	discordBot *discord.Adapter     // nil when Discord is off
+	ready      *readiness
+	mux        *http.ServeMux
+	ln         net.Listener
+	srv        *http.Server
+}
+
+// close closes the app once it is open.
+func (s *service) close() {
+	if s.a != nil {
+		s.a.Close()
+	}
+}
+
+// readServerConfig reads the server section (env applied, validated, defaulted); logs as it says.
+func (s *service) readServerConfig(ctx context.Context) error {
+	cfg, err := loadConfig(s.e)
 	if err != nil {
 		return err
 	}
@@ -72,18 +133,26 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := server.Validate(); err != nil {
 		return err
 	}
-	server = server.WithDefaults()
-	e.logger = serveLogger(server.Log, e.stderr, e.logger.Enabled(ctx, slog.LevelDebug))
+	s.server = server.WithDefaults()
+	s.e.logger = serveLogger(s.server.Log, s.e.stderr, s.e.logger.Enabled(ctx, slog.LevelDebug))
+	return nil
+}
 
-	a, err := openApp(ctx, e, "")
+// openApp opens the app with its search arms on the read replicas (see useReplicas).
+func (s *service) openApp(ctx context.Context) error {
+	a, err := openApp(ctx, s.e, "")
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	if err := a.useReplicas(ctx, e); err != nil {
-		return err
-	}
-	sc, dc := a.cfg.Slack, a.cfg.Discord
+	s.a = a
+	return a.useReplicas(ctx, s.e)
+}
+
+// readChatConfigs reads the Slack (env and defaults applied) and Discord sections, validated,
+// and refuses to serve nothing.
+func (s *service) readChatConfigs(context.Context) error {
+	cfg := s.a.cfg
+	sc, dc := cfg.Slack, cfg.Discord
 	sc.ApplyEnv()
 	if err := sc.Validate(); err != nil {
 		return err
@@ -91,188 +160,169 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := dc.Validate(); err != nil {
 		return err
 	}
-	if !sc.Enabled() && !dc.Enabled() && !a.cfg.MCP.Enabled && len(a.cfg.Sources) == 0 {
+	if !sc.Enabled() && !dc.Enabled() && !cfg.MCP.Enabled && len(cfg.Sources) == 0 {
 		return errors.New("nothing to serve: set slack.bot_token (or SLACK_BOT_TOKEN), discord.token, mcp.enabled, or sources in the configuration; see docs/slack.md, docs/discord.md, docs/mcp.md and docs/sync.md")
 	}
-	sc = sc.WithDefaults()
+	s.slackCfg, s.discordCfg = sc.WithDefaults(), dc
+	return nil
+}
 
-	m := metrics.New()
+// watchMetrics starts the metrics of the pool, the replicas and the query translations.
+func (s *service) watchMetrics(context.Context) error {
+	a, m := s.a, metrics.New()
 	m.WatchPool(a.pool)
 	m.WatchTranslations()
 	a.observeTranslations(m)
 	if a.replicas != nil {
 		m.WatchReplicas(a.replicas)
 	}
-	runner := syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, e.logger)
-	notices := &noticeRunner{next: m.InstrumentRunner(runner), logger: e.logger}
-	sched := scheduler.New(notices, e.logger)
+	s.metrics = m
+	return nil
+}
+
+// scheduleSources opens every source and adds it to the scheduler (started by serve).
+func (s *service) scheduleSources(ctx context.Context) error {
+	a, logger := s.a, s.e.logger
+	s.runner = syncrun.New(a.pool, a.store, a.embedder, indexer.Options{}, logger)
+	s.notices = &noticeRunner{next: s.metrics.InstrumentRunner(s.runner), logger: logger}
+	s.sched = scheduler.New(s.notices, logger)
 	var sourceNames []string
 	for _, src := range a.cfg.Sources {
 		sourceNames = append(sourceNames, src.Name)
 	}
-	m.WatchFreshness(runner.History(), sourceNames)
-	conns := map[string]syncrun.Source{}
+	s.metrics.WatchFreshness(s.runner.History(), sourceNames)
+	s.conns = map[string]syncrun.Source{}
 	for _, src := range a.cfg.Sources {
-		conn, err := syncrun.OpenSource(ctx, src, e.logger)
+		conn, err := syncrun.OpenSource(ctx, src, logger)
 		if err != nil {
 			return err
 		}
-		conns[src.Name] = conn
-		if err := sched.Add(src, conn); err != nil {
+		s.conns[src.Name] = conn
+		if err := s.sched.Add(src, conn); err != nil {
 			return err
 		}
 	}
-	go a.warmTranslator(ctx, e.logger)
-	p, err := a.pipeline(ctx, e)
+	return nil
+}
+
+// buildHandler wires the pipeline and the handler every chat adapter hands its turns to.
+func (s *service) buildHandler(ctx context.Context) error {
+	a, server := s.a, s.server
+	go a.warmTranslator(ctx, s.e.logger)
+	p, err := a.pipeline(ctx, s.e)
 	if err != nil {
 		return err
 	}
-	store := pgbot.New(a.pool)
-	queue := bot.NewQueue(server.Workers, server.QueueSize)
-	m.WatchQueue(queue)
-	userLimit := bot.RateLimit{PerMinute: sc.RateLimit.PerMinute, Burst: sc.RateLimit.Burst}
+	s.pipeline = p
+	s.store = pgbot.New(a.pool)
+	s.queue = bot.NewQueue(server.Workers, server.QueueSize)
+	s.metrics.WatchQueue(s.queue)
+	s.userLimit = bot.RateLimit{PerMinute: s.slackCfg.RateLimit.PerMinute, Burst: s.slackCfg.RateLimit.Burst}
 	if server.UserRateLimit.PerMinute > 0 {
-		userLimit = bot.RateLimit{PerMinute: server.UserRateLimit.PerMinute, Burst: server.UserRateLimit.Burst}
+		s.userLimit = bot.RateLimit{PerMinute: server.UserRateLimit.PerMinute, Burst: server.UserRateLimit.Burst}
 	}
-	handler := bot.NewHandler(p, store, bot.HandlerOptions{
-		RateLimit:          userLimit,
+	s.handler = bot.NewHandler(p, s.store, bot.HandlerOptions{
+		RateLimit:          s.userLimit,
 		WorkspaceRateLimit: bot.RateLimit{PerMinute: server.WorkspaceRateLimit.PerMinute, Burst: server.WorkspaceRateLimit.Burst},
-		Queue:              queue,
-		Observer:           m,
-		IndexEmpty:         store.IndexEmpty,
+		Queue:              s.queue,
+		Observer:           s.metrics,
+		IndexEmpty:         s.store.IndexEmpty,
 		AnswerTimeout:      answerTimeout(a.cfg),
-		Logger:             e.logger,
+		Logger:             s.e.logger,
 	})
-	identity := identityGroupsOf(a.cfg.Identity, a.pool)
-	directoryRefresher, err := identity.refresher(ctx, a.cfg.Identity, e.logger)
+	return nil
+}
+
+// resolveIdentity wires the groups of askers' emails and Google Groups (see identityGroups).
+func (s *service) resolveIdentity(ctx context.Context) error {
+	s.identity = identityGroupsOf(s.a.cfg.Identity, s.a.pool)
+	var err error
+	s.directory, err = s.identity.refresher(ctx, s.a.cfg.Identity, s.e.logger)
+	return err
+}
+
+// buildDiscord wires the Discord adapter when Discord is on.
+func (s *service) buildDiscord(context.Context) error {
+	if !s.discordCfg.Enabled() {
+		return nil
+	}
+	opts, err := discordOptions(s.discordCfg, s.handler, s.e.logger)
 	if err != nil {
 		return err
 	}
-	var discordAdapter *discord.Adapter
-	if dc.Enabled() {
-		discordOpts, err := discordOptions(dc, handler, e.logger)
-		if err != nil {
-			return err
-		}
-		discord.SetLibraryLogger(e.logger)
-		discordOpts.Transport = m.InstrumentTransport("discord", nil)
-		discordOpts.Trace = func(step string, d time.Duration) { m.ObserveVisible("discord", step, d) }
-		if discordAdapter, err = discord.New(discordOpts); err != nil {
-			return err
-		}
-	}
-	var adapter *slackbot.Adapter
-	if sc.Enabled() {
-		opts := slackbot.Options{
-			BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: handler, Store: store,
-			Access:        identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
-			ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: e.logger, SuggestedPrompts: sc.SuggestedPrompts,
-			HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
-			Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
-		}
-		if sc.Mode == "socket" {
-			opts.AppToken = sc.AppToken
-		} else {
-			opts.SigningSecret = sc.SigningSecret
-		}
-		if adapter, err = slackbot.New(ctx, opts); err != nil {
-			return err
-		}
-	}
+	discord.SetLibraryLogger(s.e.logger)
+	opts.Transport = s.metrics.InstrumentTransport("discord", nil)
+	opts.Trace = func(step string, d time.Duration) { s.metrics.ObserveVisible("discord", step, d) }
+	s.discordBot, err = discord.New(opts)
+	return err
+}
 
-	notices.notifier = sourceNotifier(store, sc, adapter, dc, discordAdapter, e.logger)
+// buildSlack wires the Slack adapter when Slack is on.
+func (s *service) buildSlack(ctx context.Context) error {
+	sc, m := s.slackCfg, s.metrics
+	if !sc.Enabled() {
+		return nil
+	}
+	opts := slackbot.Options{
+		BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: s.handler, Store: s.store,
+		Access:        s.identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
+		ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: s.e.logger, SuggestedPrompts: sc.SuggestedPrompts,
+		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
+		Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
+	}
+	if sc.Mode == "socket" {
+		opts.AppToken = sc.AppToken
+	} else {
+		opts.SigningSecret = sc.SigningSecret
+	}
+	var err error
+	s.slackBot, err = slackbot.New(ctx, opts)
+	return err
+}
 
-	addr := *listen
+// routeNotices posts the passes' source-change notices via the adapters (see sourceNotifier).
+func (s *service) routeNotices(context.Context) error {
+	s.notices.notifier = sourceNotifier(s.store, s.slackCfg, s.slackBot, s.discordCfg, s.discordBot, s.e.logger)
+	return nil
+}
+
+// listenHTTP mounts the routes and listens on --listen, else the configured listen, else :8080.
+func (s *service) listenHTTP(context.Context) error {
+	addr := s.listen
 	if addr == "" {
-		addr = a.cfg.Listen
+		addr = s.a.cfg.Listen
 	}
 	if addr == "" {
 		addr = ":8080"
 	}
-	ready := &readiness{pool: a.pool}
-	mux := http.NewServeMux()
-	serveRoutes(mux, ready, m, e.logger)
-	if adapter != nil && sc.Mode == "http" {
-		mux.Handle(sc.Path+"/", adapter.HTTPHandler(sc.Path))
+	s.ready = &readiness{pool: s.a.pool}
+	s.mux = http.NewServeMux()
+	serveRoutes(s.mux, s.ready, s.metrics, s.e.logger)
+	if s.slackBot != nil && s.slackCfg.Mode == "http" {
+		s.mux.Handle(s.slackCfg.Path+"/", s.slackBot.HTTPHandler(s.slackCfg.Path))
 	}
-	if a.cfg.MCP.Enabled {
-		mux.Handle(mcpserver.Path, a.mcpServer(p, queue, userLimit, identity, e.logger).Handler())
+	if s.a.cfg.MCP.Enabled {
+		s.mux.Handle(mcpserver.Path, s.a.mcpServer(s.pipeline, s.queue, s.userLimit, s.identity, s.e.logger).Handler())
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: refuseWhileDraining(ready, mux), ReadHeaderTimeout: 10 * time.Second}
-	e.logger.InfoContext(ctx, "serving", slog.String("listen", ln.Addr().String()), slog.Bool("slack", sc.Enabled()),
-		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Bool("mcp", a.cfg.MCP.Enabled), slog.Int("sources", len(a.cfg.Sources)),
-		slog.Int("workers", server.Workers), slog.Int("queue_size", server.QueueSize))
+	s.ln = ln
+	s.srv = &http.Server{Handler: refuseWhileDraining(s.ready, s.mux), ReadHeaderTimeout: 10 * time.Second}
+	return nil
+}
+
+// announce logs what is served and prints the startup line (see startupLine).
+func (s *service) announce(ctx context.Context) error {
+	sc, dc, cfg := s.slackCfg, s.discordCfg, s.a.cfg
+	s.e.logger.InfoContext(ctx, "serving", slog.String("listen", s.ln.Addr().String()), slog.Bool("slack", sc.Enabled()),
+		slog.String("slack_mode", sc.Mode), slog.Bool("discord", dc.Enabled()), slog.Bool("mcp", cfg.MCP.Enabled), slog.Int("sources", len(cfg.Sources)),
+		slog.Int("workers", s.server.Workers), slog.Int("queue_size", s.server.QueueSize))
 	discordMode := ""
 	if dc.Enabled() {
 		discordMode = dc.WithDefaults().Mode
 	}
-	fmt.Fprintln(e.stdout, startupLine(sc, discordMode, a.cfg.MCP.Enabled, len(a.cfg.Sources), ln.Addr()))
-
-	sched.Start(ctx)
-	defer sched.Stop()
-	g, gctx := errgroup.WithContext(ctx)
-	drivePush(gctx, g, mux, a.cfg.Sources, conns, a.pool, sched, runner.History(), e.logger)
-	g.Go(func() error {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return fmt.Errorf("http server: %w", err)
-		}
-		return nil
-	})
-	if adapter != nil && sc.Mode == "socket" {
-		g.Go(func() error { return adapter.RunSocketMode(gctx) })
-	}
-	if dc.Enabled() {
-		g.Go(func() error { return discordStartError(discordAdapter.Serve(gctx, mux)) })
-	}
-	watchFolders(gctx, g, a.cfg.Sources, sched, runner.History(), e.logger)
-	hk := housekeeping{store: store, retention: a.cfg.Retention.WithDefaults().Answers, logger: e.logger}
-	if a.cfg.Cache.On() {
-		hk.cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL}, e.logger)
-	}
-	g.Go(func() error { hk.run(gctx); return nil })
-	sweeps := map[string]bot.ChannelSweep{}
-	if adapter != nil {
-		sweeps["slack"] = adapter
-	}
-	if discordAdapter != nil {
-		sweeps["discord"] = discordAdapter
-	}
-	if err := startSweeps(gctx, g, a.cfg.Sweep.Every(), store, m, sweeps, e.logger); err != nil {
-		return err
-	}
-	if notices.notifier != nil {
-		g.Go(func() error { runNotices(gctx, notices.notifier, e.logger); return nil })
-	}
-	if directoryRefresher != nil {
-		g.Go(func() error { directoryRefresher.Run(gctx); return nil })
-	}
-	g.Go(func() error {
-		<-gctx.Done()
-		ready.draining.Store(true)
-		e.logger.Info("shutting down: letting answers in flight finish", slog.Duration("grace", server.ShutdownGrace),
-			slog.Int("answering", queue.Stat().Running), slog.Int("waiting", queue.Stat().Waiting))
-		// Refuse new requests with 503 but keep listening, so /readyz says "shutting down" rather
-		// than refusing connections, until the answers in flight finish; then close the
-		// listener and stop the scheduler (it cancels passes in progress; each records itself
-		// as interrupted).
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), server.ShutdownGrace)
-		defer cancel()
-		var aerr error
-		if adapter != nil {
-			aerr = adapter.Shutdown(sctx)
-		}
-		waitIdle(sctx, queue)
-		herr := srv.Shutdown(sctx)
-		sched.Stop()
-		return errors.Join(herr, aerr)
-	})
-	err = g.Wait()
-	if ctx.Err() != nil && err == nil {
-		e.logger.Info("stopped")
-	}
-	return err
+	fmt.Fprintln(s.e.stdout, startupLine(sc, discordMode, cfg.MCP.Enabled, len(cfg.Sources), s.ln.Addr()))
+	return nil
 }

@@ -168,34 +168,10 @@ type prepared struct {
 // It returns an error only when the index itself cannot be read or written; per-item problems
 // are in Report.Failed and Report.Withheld.
 func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, complete bool) (*Report, error) {
-	start := time.Now()
-	rep := &Report{Listed: len(items)}
-	if err := ix.recoverBulkLoad(ctx); err != nil {
-		return nil, err
-	}
-	known, err := ix.store.Documents(ctx, source)
-	if err != nil {
-		return nil, err
-	}
-	rep.Known = len(known)
-	end, err := ix.beginBulkLoad(ctx, len(items))
-	if err != nil {
-		return nil, err
-	}
-	if end != nil {
-		rep.BulkLoad = true
-		// Finished whatever happens to the run, so the index never stays without its vector
-		// index or its statistics; a crash leaves that to the next start.
-		defer func() {
-			if err := end(context.WithoutCancel(ctx)); err != nil {
-				ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
-			}
-		}()
-	}
-	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
-		return rep, err
-	}
-	if complete {
+	return ix.pass(ctx, source, items, true, func(known map[string]rag.DocumentState) []string {
+		if !complete {
+			return nil // unknown, not gone
+		}
 		listed := make(map[string]bool, len(items))
 		for _, it := range items {
 			listed[it.ExternalID] = true
@@ -206,9 +182,47 @@ func (ix *Indexer) Sync(ctx context.Context, source string, items []Item, comple
 				gone = append(gone, id)
 			}
 		}
-		if err := ix.deleteGone(ctx, source, gone, known, rep); err != nil {
-			return rep, err
+		return gone
+	})
+}
+
+// pass is the walk Sync and SyncChanges share: finish a crashed bulk load, read what the source
+// has indexed, index items (as a bulk load when mayBulkLoad and the run is large enough), then
+// delete what goneOf says is gone of the indexed documents (subject to the mass-deletion guard)
+// and fold the term statistics. It returns an error only when the index itself cannot be read
+// or written (or ctx ends).
+func (ix *Indexer) pass(ctx context.Context, source string, items []Item, mayBulkLoad bool, goneOf func(known map[string]rag.DocumentState) []string) (*Report, error) {
+	start := time.Now()
+	rep := &Report{Listed: len(items)}
+	if err := ix.recoverBulkLoad(ctx); err != nil {
+		return nil, err
+	}
+	known, err := ix.store.Documents(ctx, source)
+	if err != nil {
+		return nil, err
+	}
+	rep.Known = len(known)
+	if mayBulkLoad {
+		end, err := ix.beginBulkLoad(ctx, len(items))
+		if err != nil {
+			return nil, err
 		}
+		if end != nil {
+			rep.BulkLoad = true
+			// Finished whatever happens to the run, so the index never stays without its vector
+			// index or its statistics; a crash leaves that to the next start.
+			defer func() {
+				if err := end(context.WithoutCancel(ctx)); err != nil {
+					ix.logger.ErrorContext(ctx, "finish bulk load", slog.String("error", err.Error()))
+				}
+			}()
+		}
+	}
+	if err := ix.indexItems(ctx, source, items, known, rep); err != nil {
+		return rep, err
+	}
+	if err := ix.deleteGone(ctx, source, goneOf(known), known, rep); err != nil {
+		return rep, err
 	}
 	if err := ix.compact(ctx, rep); err != nil {
 		return rep, err

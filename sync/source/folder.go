@@ -76,10 +76,9 @@ func (f *Folder) List(ctx context.Context) ([]indexer.Item, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	validity := sidecar.NewValidityResolver(f.readSidecarNamed(sidecar.ValidityName))
 	for i := range items {
 		items[i].AccessErr = accessErrs[items[i].ExternalID]
-		items[i].Validity = f.validityFor(ctx, validity, items[i].ExternalID)
+		items[i].Validity = f.validityFor(ctx, sidecars, items[i].ExternalID)
 	}
 	if f.urlBase != "" {
 		for i := range items {
@@ -92,9 +91,9 @@ func (f *Folder) List(ctx context.Context) ([]indexer.Item, bool, error) {
 // validityFor returns what the validity sidecars (when enabled), else the source's validity
 // rules, say of rel. A validity sidecar that cannot be read or parsed marks the paths below it
 // superseded until it parses: a broken sidecar must never make an archived document current.
-func (f *Folder) validityFor(ctx context.Context, sidecars *sidecar.ValidityResolver, rel string) rag.Validity {
+func (f *Folder) validityFor(ctx context.Context, sidecars *sidecar.Resolver, rel string) rag.Validity {
 	if f.sidecars {
-		m, ok, err := sidecars.For(ctx, rel)
+		m, ok, err := sidecars.ValidityFor(ctx, rel)
 		if err != nil {
 			f.logger.WarnContext(ctx, "validity sidecar unreadable: its documents are not current until it parses",
 				slog.String("document", rel), slog.String("error", err.Error()))
@@ -115,23 +114,17 @@ func ValidityOf(m config.ValidityMark) rag.Validity {
 	return rag.Validity{From: m.From, Until: m.Until, Superseded: m.Superseded, SupersededBy: m.SupersededBy, SupersededOn: m.SupersededOn}
 }
 
-// readSidecar reads a folder's access sidecar from disk; a missing file is not found, not an error.
-func (f *Folder) readSidecar(ctx context.Context, dir string) ([]byte, bool, error) {
-	return f.readSidecarNamed(sidecar.Name)(ctx, dir)
-}
-
-// readSidecarNamed reads the sidecar called name of a folder.
-func (f *Folder) readSidecarNamed(name string) sidecar.ReadFunc {
-	return func(_ context.Context, dir string) ([]byte, bool, error) {
-		data, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(dir), name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		return data, true, nil
+// readSidecar reads the sidecar called name of a folder from disk; a missing file is not found,
+// not an error.
+func (f *Folder) readSidecar(_ context.Context, dir, name string) ([]byte, bool, error) {
+	data, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(dir), name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
 	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
 }
 
 func joinURL(base, rel string) string {

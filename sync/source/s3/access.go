@@ -55,10 +55,10 @@ func (a *accessResolver) resolve(ctx context.Context, items []indexer.Item) {
 }
 
 // read implements sidecar.ReadFunc over the bucket.
-func (a *accessResolver) read(ctx context.Context, dir string) ([]byte, bool, error) {
-	key := sidecar.Name
+func (a *accessResolver) read(ctx context.Context, dir, name string) ([]byte, bool, error) {
+	key := name
 	if dir != "." {
-		key = dir + "/" + sidecar.Name
+		key = dir + "/" + name
 	}
 	listed := a.sidecars[key]
 	if !listed && a.listedInFull(key) {

@@ -19,7 +19,10 @@ func TestFallThrough(t *testing.T) {
 		"badname":      "rules: [{match: \"*.md\", groups: [\"hr,board\"]}]\n",
 	}
 	reads := map[string]int{}
-	r := NewResolver(func(_ context.Context, dir string) ([]byte, bool, error) {
+	r := NewResolver(func(_ context.Context, dir, name string) ([]byte, bool, error) {
+		if name != Name {
+			t.Errorf("read %s of %s, want only access sidecars", name, dir)
+		}
 		reads[dir]++
 		if dir == "offline" {
 			return nil, false, errors.New("connection refused")
