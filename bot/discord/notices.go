@@ -18,7 +18,7 @@ var _ bot.NoticePoster = (*Adapter)(nil)
 // unknown or gone). A DM has no thread: the notice goes in the DM. Titles are escaped and no
 // mention pings anyone.
 func (a *Adapter) PostNotice(ctx context.Context, conv bot.ConversationKey, notice bot.SourceNotice) error {
-	text := bot.SourceNoticeText(notice, func(title string) string { return "“" + escapeMarkdown(truncateUnits(title, 200)) + "”" })
+	text := bot.SourceNoticeText(notice, escapeMarkdown, truncateUnits)
 	msg := &discordgo.MessageSend{Content: truncateUnits(text, maxContent), AllowedMentions: noMentions}
 	channel := conv.Channel
 	if conv.Thread != "" && isSnowflake(conv.Thread) {
