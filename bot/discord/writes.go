@@ -3,7 +3,10 @@ package discord
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
 )
 
@@ -28,3 +31,28 @@ func (a *Adapter) writeAnswer(ctx context.Context, id int64, write func() error)
 // notRecordedText is the short error shown instead of an answer that could not be checked or
 // recorded.
 func notRecordedText(lang string) string { return bot.ReasonText(lang, bot.ReasonNotRecorded) }
+
+// finalEdit makes edit, the final edit of an interaction's response (an answer or a reason).
+// When Discord refuses it, it tries once more; when that is refused too, the asker gets a short
+// error as an ephemeral follow-up, with no document text, instead of "thinking…" alone. It
+// returns edit's last error.
+func (a *Adapter) finalEdit(ctx context.Context, i *discordgo.Interaction, lang string, edit func() error) error {
+	err := edit()
+	if refused(err) {
+		a.logger.WarnContext(ctx, "discord edit reply; trying once more", slog.String("interaction_id", i.ID), slog.Any("error", err))
+		err = edit()
+	}
+	if refused(err) {
+		a.logger.ErrorContext(ctx, "discord edit reply; posting a short error instead", slog.String("interaction_id", i.ID), slog.Any("error", err))
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second) // even when the work ran out of time
+		defer cancel()
+		a.sendFollowUps(ctx, i, []string{bot.ReasonText(lang, bot.ReasonInternalError)}, true)
+	}
+	return err
+}
+
+// refused reports whether a write failed because Discord refused it, not because the answer was
+// withdrawn or its withdrawal could not be checked.
+func refused(err error) bool {
+	return err != nil && !errors.Is(err, errWithdrawn) && !errors.Is(err, bot.ErrWriteUnchecked)
+}
