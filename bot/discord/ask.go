@@ -89,7 +89,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	err := a.finalEdit(ctx, i, out.Lang, func() error { return a.writeAnswer(ctx, out.AnswerID, edit) })
 	switch {
-	case errors.Is(err, errWithdrawn):
+	case errors.Is(err, bot.ErrWriteWithdrawn):
 		a.trace("final", received)
 		return
 	case errors.Is(err, bot.ErrWriteUnchecked):

@@ -140,7 +140,7 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		r.answer.Store(out.AnswerID)
 	}
 	err := r.write(ctx, r.answer.Load(), out)
-	if refused(err) {
+	if bot.Refused(err) {
 		r.a.logger.WarnContext(ctx, "post slack answer; trying once more", slog.String("channel_id", r.channel), slog.Any("error", err))
 		err = r.write(ctx, r.answer.Load(), out)
 	}
@@ -148,7 +148,7 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		r.a.logger.ErrorContext(ctx, "check slack answer before showing it; showing a short error instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 		err = r.write(ctx, 0, notRecorded(out))
 	}
-	if err == nil || errors.Is(err, errWithdrawn) {
+	if err == nil || errors.Is(err, bot.ErrWriteWithdrawn) {
 		r.a.trace("final", r.received)
 		return
 	}
@@ -161,12 +161,6 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 	}
 }
 
-// refused reports whether a final write failed because Slack refused it, not because the
-// answer was withdrawn or its withdrawal could not be checked.
-func refused(err error) bool {
-	return err != nil && !errors.Is(err, errWithdrawn) && !errors.Is(err, bot.ErrWriteUnchecked)
-}
-
 // write writes out as answer id's final reply (see finish).
 func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 	blocks, fallback := renderReplyWith(out, r.style)
@@ -176,7 +170,7 @@ func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)
 			return err
 		})
-		if err == nil || errors.Is(err, errWithdrawn) || errors.Is(err, bot.ErrWriteUnchecked) {
+		if !bot.Refused(err) {
 			return err
 		}
 		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))

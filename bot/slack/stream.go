@@ -193,7 +193,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 		_, _, err := a.api.StopStreamContext(ctx, s.q.channel, ts, opts...)
 		return err
 	})
-	if errors.Is(err, errWithdrawn) {
+	if errors.Is(err, bot.ErrWriteWithdrawn) {
 		return
 	}
 	if err != nil {
@@ -209,7 +209,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 			_, _, _, err := a.api.UpdateMessageContext(ctx, s.q.channel, ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
 			return err
 		})
-		if err != nil && !errors.Is(err, errWithdrawn) {
+		if err != nil && !errors.Is(err, bot.ErrWriteWithdrawn) {
 			a.logger.ErrorContext(ctx, "write slack answer over its stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 		}
 	}
