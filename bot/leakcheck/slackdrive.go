@@ -2,9 +2,6 @@ package leakcheck
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -19,6 +16,7 @@ import (
 
 	"github.com/citahq/cita/bot"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/bot/slack/slackload"
 )
 
 // slackSide is two Slack adapters (one per replica, Events API over HTTP) in front of one fake
@@ -100,11 +98,8 @@ func (s *slackSide) nextTS() string {
 
 // post sends a signed request to one replica's endpoint (events, interactions or commands).
 func (s *slackSide) post(ctx context.Context, replica int, endpoint, contentType string, body []byte) error {
-	stamp := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(s.secret))
-	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
-	header := http.Header{"Content-Type": {contentType}, "X-Slack-Request-Timestamp": {stamp},
-		"X-Slack-Signature": {"v0=" + hex.EncodeToString(mac.Sum(nil))}}
+	header := http.Header{"Content-Type": {contentType}}
+	slackload.Sign(header, body, s.secret, time.Now())
 	if _, err := s.postSigned(ctx, replica, "/slack/"+endpoint, header, body); err != nil {
 		return fmt.Errorf("slack %s: %w", endpoint, err)
 	}
