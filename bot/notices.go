@@ -149,8 +149,10 @@ func spanishDate(t time.Time) string {
 
 // SourceNoticeText returns the notice's text in its language ("en" when unknown): which cited
 // documents changed, how and when, and to ask again. Only documents with a Title are named,
-// each rendered by quote (the platform's escaping); the others are counted.
-func SourceNoticeText(n SourceNotice, quote func(title string) string) string {
+// each cut to 200 (in the platform's measure) by cut, then escaped by the platform's escape,
+// between quotes; the others are counted.
+func SourceNoticeText(n SourceNotice, escape func(string) string, cut func(s string, n int) string) string {
+	quote := func(title string) string { return "“" + escape(cut(title, 200)) + "”" }
 	w, ok := noticeWords[n.Lang]
 	if !ok {
 		w = noticeWords["en"]

@@ -178,3 +178,50 @@ func (s *Sweeper) keepClaim(ctx context.Context, cancel context.CancelCauseFunc)
 		}
 	}
 }
+
+// SweptChannels are what one platform supplies to SweepChannels.
+type SweptChannels struct {
+	Platform string // "slack", "discord": in log records
+	// Check lists who reads a channel now and withdraws what they may not read; its error says
+	// they could not be listed or recorded.
+	Check func(ctx context.Context, workspace, channel string) error
+	// CannotSee reports whether Check's error says the platform no longer lets cita see the
+	// channel (removed from it, channel gone): who reads it cannot be known.
+	CannotSee func(err error) bool
+	// WithdrawAll withdraws every answer shown in a channel that used a document.
+	WithdrawAll func(ctx context.Context, workspace, channel string) error
+	Logger      *slog.Logger
+}
+
+// SweepChannels is one run of a platform's ChannelSweep over channels (AnsweredChannels), each
+// checked in turn. When the platform says cita can no longer see a channel, its answers are
+// withdrawn, as a failed join check does (Closed; Failed when the withdrawal fails). Any other
+// failure (network, rate limit past its retries, the database) is evidence of nothing: it is
+// counted Failed and leaves the channel as it is until the retry a few minutes later, since
+// withdrawing every answer during an outage would do more harm. It returns ctx's error when
+// ctx ends first.
+func SweepChannels(ctx context.Context, channels []ConversationKey, s SweptChannels) (SweepResult, error) {
+	var res SweepResult
+	for _, ch := range channels {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		res.Channels++
+		attrs := []any{slog.String("workspace", ch.Workspace), slog.String("channel_id", ch.Channel)}
+		switch err := s.Check(ctx, ch.Workspace, ch.Channel); {
+		case err == nil:
+		case s.CannotSee(err):
+			s.Logger.WarnContext(ctx, "sweep: "+s.Platform+" says cita cannot see the channel; withdrawing its answers", append(attrs, slog.Any("error", err))...)
+			if err := s.WithdrawAll(ctx, ch.Workspace, ch.Channel); err != nil {
+				s.Logger.ErrorContext(ctx, "sweep: withdraw "+s.Platform+" answers", append(attrs, slog.Any("error", err))...)
+				res.Failed++
+				continue
+			}
+			res.Closed++
+		default:
+			s.Logger.ErrorContext(ctx, "sweep: check "+s.Platform+" channel; retried at the next sweep", append(attrs, slog.Any("error", err))...)
+			res.Failed++
+		}
+	}
+	return res, nil
+}

@@ -11,6 +11,17 @@ import (
 // answer was withdrawn, or cannot count the write: the caller shows ReasonNotRecorded instead.
 var ErrWriteUnchecked = errors.New("answer's withdrawal could not be checked")
 
+// ErrWriteWithdrawn is returned by AnswerWrites.WriteOrNotice when a write of an answer's text did
+// not happen, or was covered again, because the answer was withdrawn: its message shows the notice.
+var ErrWriteWithdrawn = errors.New("answer withdrawn: its notice shows instead")
+
+// Refused reports whether a write of an answer failed because the platform refused it, not
+// because the answer was withdrawn (ErrWriteWithdrawn) or its withdrawal could not be checked
+// (ErrWriteUnchecked).
+func Refused(err error) bool {
+	return err != nil && !errors.Is(err, ErrWriteWithdrawn) && !errors.Is(err, ErrWriteUnchecked)
+}
+
 // AnswerWrites enforces, for one replica, the rule every write of an answer's text follows
 // (first post, streamed text, updates, retries after a 429, edits): the write happens only
 // when the store says the answer was not withdrawn, it is counted right after, and a
@@ -84,6 +95,18 @@ func (w *AnswerWrites) Write(ctx context.Context, id int64, write func() error) 
 		return red, true, nil
 	}
 	return Redaction{}, false, werr
+}
+
+// WriteOrNotice is Write for an adapter's writes of an answer: when the answer was withdrawn,
+// before or during write, notice edits its message into the notice (with a context that
+// outlives ctx) and ErrWriteWithdrawn is returned; otherwise Write's error.
+func (w *AnswerWrites) WriteOrNotice(ctx context.Context, id int64, write func() error, notice func(context.Context, Redaction)) error {
+	red, withdrawn, err := w.Write(ctx, id, write)
+	if withdrawn {
+		notice(context.WithoutCancel(ctx), red)
+		return ErrWriteWithdrawn
+	}
+	return err
 }
 
 // Notice runs show, the edit of red's message into its notice, under the answer's lock, and

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/citahq/cita/internal/snowflake"
 )
 
 // Discord transport modes.
@@ -106,7 +108,7 @@ func (d DiscordConfig) Validate() error {
 	if strings.HasPrefix(d.Token, "Bot ") {
 		errs = append(errs, errors.New("discord.token: give the bare token without the \"Bot \" prefix"))
 	}
-	if d.ApplicationID == "" || !isSnowflake(d.ApplicationID) {
+	if d.ApplicationID == "" || !snowflake.Valid(d.ApplicationID) {
 		errs = append(errs, fmt.Errorf("discord.application_id: %q is not an application id; copy it from the Developer Portal (General Information)", d.ApplicationID))
 	}
 	switch d.Mode {
@@ -130,20 +132,20 @@ func (d DiscordConfig) Validate() error {
 		errs = append(errs, errors.New("discord.guild_ids: list the servers cita answers in (enable Developer Mode, then Copy Server ID); cita refuses every other server, and DMs from people in none of them"))
 	}
 	for _, id := range d.GuildIDs {
-		if !isSnowflake(id) {
+		if !snowflake.Valid(id) {
 			errs = append(errs, fmt.Errorf("discord.guild_ids: %q is not a guild id (a number); enable Developer Mode and use Copy Server ID", id))
 		}
 	}
 	for role, groups := range d.RoleGroups {
 		if strings.TrimSpace(role) == "" || len(groups) == 0 {
 			errs = append(errs, fmt.Errorf("discord.role_groups: role %q needs a name or id and at least one group", role))
-		} else if !isSnowflake(role) && role != "@everyone" && !d.AllowRoleNames {
+		} else if !snowflake.Valid(role) && role != "@everyone" && !d.AllowRoleNames {
 			errs = append(errs, fmt.Errorf("discord.role_groups: %q is a role name, which anyone with Manage Roles can copy; "+
 				"use the role's id (Developer Mode, then right-click the role, Copy Role ID), or set discord.allow_role_names: true to accept the risk", role))
 		}
 	}
 	for ch, groups := range d.ChannelGroups {
-		if !isSnowflake(ch) || len(groups) == 0 {
+		if !snowflake.Valid(ch) || len(groups) == 0 {
 			errs = append(errs, fmt.Errorf("discord.channel_groups: %q needs a channel id (a number) and at least one group", ch))
 		}
 	}
@@ -161,17 +163,4 @@ func (d DiscordConfig) Validate() error {
 		errs = append(errs, fmt.Errorf("discord.http_path: %q must start with /", d.HTTPPath))
 	}
 	return errors.Join(errs...)
-}
-
-// isSnowflake reports whether s is a Discord id: 1-20 decimal digits.
-func isSnowflake(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

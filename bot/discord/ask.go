@@ -17,7 +17,8 @@ import (
 
 // answerAsk completes a deferred /ask: it works out the audience's scope and the conversation,
 // lets the bot handler answer, and edits the deferred response into the reply (overflow text as
-// follow-ups). Every outcome edits the response: an answer, an abstention or a reason. A visible
+// follow-ups). Every outcome edits the response: an answer, an abstention or a reason (or, when
+// Discord refuses, a short error follows up: finalEdit). A visible
 // answer in a channel first withdraws earlier answers its viewers may no longer read, records
 // where it is shown, and checks again after posting when the viewers changed meanwhile.
 func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, question string, private bool, received time.Time) {
@@ -67,7 +68,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	var msg *discordgo.Message
 	var parts []string
 	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
-	err := a.writeAnswer(ctx, out.AnswerID, func() error {
+	edit := func() error {
 		var err error
 		if v2 {
 			msg, err = a.editOriginalV2(ctx, i, components, private)
@@ -85,9 +86,10 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 			a.recordReply(ctx, out.AnswerID, in.ReplyRef, replyRef{channel: i.ChannelID, messages: append([]string{msg.ID}, parts...), v2: v2})
 		}
 		return err
-	})
+	}
+	err := a.finalEdit(ctx, i, out.Lang, func() error { return a.writeAnswer(ctx, out.AnswerID, edit) })
 	switch {
-	case errors.Is(err, errWithdrawn):
+	case errors.Is(err, bot.ErrWriteWithdrawn):
 		a.trace("final", received)
 		return
 	case errors.Is(err, bot.ErrWriteUnchecked):
@@ -95,8 +97,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		a.editReason(ctx, i, notRecordedText(out.Lang))
 		return
 	case err != nil:
-		a.logger.ErrorContext(ctx, "discord edit answer", slog.String("interaction_id", i.ID), slog.Any("error", err))
-		return
+		return // finalEdit told the asker
 	}
 	a.trace("final", received)
 	a.logger.InfoContext(ctx, "discord replied",
@@ -252,10 +253,12 @@ func (a *Adapter) editWithComponents(ctx context.Context, i *discordgo.Interacti
 	}
 }
 
-// editReason turns the deferred response into a reason, so no interaction is left thinking.
+// editReason turns the deferred response into a reason, so no interaction is left thinking
+// (finalEdit).
 func (a *Adapter) editReason(ctx context.Context, i *discordgo.Interaction, text string) {
 	empty := []discordgo.MessageComponent{}
-	if _, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &empty, AllowedMentions: noMentions}); err != nil {
-		a.logger.ErrorContext(ctx, "discord edit reason", slog.String("interaction_id", i.ID), slog.Any("error", err))
-	}
+	_ = a.finalEdit(ctx, i, interactionLang(i), func() error {
+		_, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &empty, AllowedMentions: noMentions})
+		return err
+	})
 }

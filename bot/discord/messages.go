@@ -86,7 +86,7 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		return nil
 	})
 	switch {
-	case errors.Is(err, errWithdrawn) && len(ids) == 0:
+	case errors.Is(err, bot.ErrWriteWithdrawn) && len(ids) == 0:
 		// Withdrawn before anything was posted: the asker gets the notice itself.
 		a.replyTo(ctx, m, rendered{Parts: []string{bot.RedactedNotice(out.Lang, a.dmHint(out.Lang))}})
 	case errors.Is(err, bot.ErrWriteUnchecked):

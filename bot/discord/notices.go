@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/internal/snowflake"
 )
 
 var _ bot.NoticePoster = (*Adapter)(nil)
@@ -18,10 +19,10 @@ var _ bot.NoticePoster = (*Adapter)(nil)
 // unknown or gone). A DM has no thread: the notice goes in the DM. Titles are escaped and no
 // mention pings anyone.
 func (a *Adapter) PostNotice(ctx context.Context, conv bot.ConversationKey, notice bot.SourceNotice) error {
-	text := bot.SourceNoticeText(notice, func(title string) string { return "“" + escapeMarkdown(truncateUnits(title, 200)) + "”" })
+	text := bot.SourceNoticeText(notice, escapeMarkdown, truncateUnits)
 	msg := &discordgo.MessageSend{Content: truncateUnits(text, maxContent), AllowedMentions: noMentions}
 	channel := conv.Channel
-	if conv.Thread != "" && isSnowflake(conv.Thread) {
+	if conv.Thread != "" && snowflake.Valid(conv.Thread) {
 		if ch, err := a.session.Channel(conv.Thread, discordgo.WithContext(ctx)); err == nil && ch.IsThread() {
 			channel = ch.ID
 		} else {
@@ -32,17 +33,4 @@ func (a *Adapter) PostNotice(ctx context.Context, conv bot.ConversationKey, noti
 		return fmt.Errorf("discord post notice in %s: %w", channel, err)
 	}
 	return nil
-}
-
-// isSnowflake reports whether s is a Discord id: 1-20 decimal digits.
-func isSnowflake(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

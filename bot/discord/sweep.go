@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
@@ -17,48 +17,25 @@ import (
 // caches: a run has its own audience reading fresh, as http mode does for every question) and
 // withdraws what the viewers may not read (settleChannel with force). In http mode, where no
 // gateway event ever tells of a change, it is the only thing that catches a permission change
-// in a channel where nobody asks again; in gateway mode it catches a lost event.
-//
-// When Discord says cita can no longer see the channel (unknown channel, missing access, 403 or
-// 404) or it became an announcement channel, every answer there that used a document is
-// withdrawn, as a failed join check does on Slack. Any other failure is counted and leaves the
-// channel as it is until the next run (see bot.SweepResult).
+// in a channel where nobody asks again; in gateway mode it catches a lost event. A channel
+// Discord no longer lets cita see (unknown channel, missing access, 403 or 404), or that became
+// an announcement channel, loses every answer that used a document (bot.SweepChannels).
 func (a *Adapter) Sweep(ctx context.Context) (bot.SweepResult, error) {
-	var res bot.SweepResult
 	store := a.handler.Store()
 	if store == nil {
-		return res, errors.New("no store: nothing records answers")
+		return bot.SweepResult{}, errors.New("no store: nothing records answers")
 	}
 	channels, err := store.AnsweredChannels(ctx, platform)
 	if err != nil {
-		return res, err
+		return bot.SweepResult{}, err
 	}
+	channels = slices.DeleteFunc(channels, func(ch bot.ConversationKey) bool { return !a.allowedGuild(ch.Workspace) })
 	fresh := newAudience(a.session, store, a.audience.access, a.opts.GuildIDs, true, a.logger, a.now)
-	for _, ch := range channels {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		if !a.allowedGuild(ch.Workspace) {
-			continue
-		}
-		res.Channels++
-		attrs := []any{slog.String("guild_id", ch.Workspace), slog.String("channel_id", ch.Channel)}
-		switch err := a.sweepChannel(ctx, fresh, ch.Workspace, ch.Channel); {
-		case err == nil:
-		case cannotSee(err):
-			a.logger.WarnContext(ctx, "sweep: discord says cita cannot see the channel; withdrawing its answers", append(attrs, slog.Any("error", err))...)
-			if werr := a.withdrawAll(ctx, ch.Workspace, ch.Channel); werr != nil {
-				a.logger.ErrorContext(ctx, "sweep: withdraw discord answers", append(attrs, slog.Any("error", werr))...)
-				res.Failed++
-				continue
-			}
-			res.Closed++
-		default:
-			a.logger.ErrorContext(ctx, "sweep: check discord channel; retried at the next sweep", append(attrs, slog.Any("error", err))...)
-			res.Failed++
-		}
-	}
-	return res, nil
+	return bot.SweepChannels(ctx, channels, bot.SweptChannels{Platform: platform, Logger: a.logger,
+		Check: func(ctx context.Context, guildID, channelID string) error {
+			return a.sweepChannel(ctx, fresh, guildID, channelID)
+		},
+		CannotSee: cannotSee, WithdrawAll: a.withdrawAll})
 }
 
 // sweepChannel checks one channel's answers against its viewers now.

@@ -3,10 +3,12 @@ package discord
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/citahq/cita/bot"
 )
 
 // TestWithdrawalDuringASlowAnswerEditStays is item 1 of issue 22 on Discord: the edit that
@@ -43,5 +45,52 @@ func TestWithdrawalDuringASlowAnswerEditStays(t *testing.T) {
 	if err := e.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM bot_answers
 		WHERE channel = $1 AND redacted_at IS NOT NULL AND NOT redaction_shown`, chHR).Scan(&pending); err != nil || pending != 0 {
 		t.Fatalf("%d withdrawn answers still pending (%v)", pending, err)
+	}
+}
+
+// TestRefusedFinalEditsAreNeverSilent: when Discord refuses the edit that writes an answer, or a
+// reason, into the deferred response, cita tries once more; when that is refused too, the asker
+// gets a short error as a follow-up, without any document text, never "thinking…" alone (as
+// bot/slack does when Slack refuses its final writes).
+func TestRefusedFinalEditsAreNeverSilent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		in      interaction
+		refuse  int  // how many edits of the response Discord refuses
+		answers bool // whether the hr answer ends shown
+	}{
+		{name: "the second attempt is shown", refuse: 1, answers: true,
+			in: interaction{ID: "691", Token: "tok-691", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: salaryQ}},
+		{name: "every answer edit refused", refuse: 1 << 20,
+			in: interaction{ID: "692", Token: "tok-692", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: salaryQ}},
+		{name: "every reason edit refused", refuse: 1 << 20, // a DM from someone in no configured guild
+			in: interaction{ID: "693", Token: "tok-693", Channel: "6930", User: "99", DM: true, Question: salaryQ}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := setupE2E(t)
+			edits := "/webhooks/1000/" + tc.in.Token + "/messages/@original"
+			e.fake.failNext("PATCH", "/api/v9"+edits, tc.refuse)
+			post(t, e.adapter, tc.in.JSON(t))
+			wait(e.adapter)
+			if n := len(e.fake.callsTo("PATCH", edits)); n != 2 {
+				t.Fatalf("%d edits of the response; want the refused one and one more", n)
+			}
+			followUps := e.fake.callsTo("POST", "/webhooks/1000/"+tc.in.Token)
+			if tc.answers {
+				if shown := e.fake.shownIn(t, originalID(tc.in.ID)); !hrLeak(shown) || len(followUps) != 0 {
+					t.Fatalf("the response shows %v, with %d follow-ups; want the answer, alone", shown, len(followUps))
+				}
+				return
+			}
+			if len(followUps) != 1 {
+				t.Fatalf("%d follow-ups after every edit was refused; want one short error", len(followUps))
+			}
+			got := followUps[0].JSON(t)
+			if !strings.Contains(textOf(got), bot.ReasonText("en", bot.ReasonInternalError)) || hrLeak(got) {
+				t.Fatalf("follow-up %v; want the short error and no document text", got)
+			}
+		})
 	}
 }

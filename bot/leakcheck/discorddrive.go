@@ -1,17 +1,14 @@
 package leakcheck
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -38,16 +35,13 @@ const otherGuild = "919999999999999999"
 // discordSide is two Discord adapters (one per replica) in http mode: Discord signs each
 // interaction and POSTs it to one replica, which answers by editing the response over REST.
 type discordSide struct {
-	fake     *fakeDiscord
-	org      *org
-	oracle   *oracle
-	key      ed25519.PrivateKey
-	adapters []*discordbot.Adapter
-	servers  []*httptest.Server
-	client   *http.Client
-	seq      atomic.Int64
-	timeout  time.Duration
-	logger   *slog.Logger
+	endpoints[*discordbot.Adapter]
+	fake   *fakeDiscord
+	org    *org
+	oracle *oracle
+	key    ed25519.PrivateKey
+	seq    atomic.Int64
+	logger *slog.Logger
 
 	mu       sync.Mutex
 	answered map[string][]discordFinal // channel -> visible answers
@@ -58,8 +52,8 @@ func newDiscordSide(o *org, or *oracle, dc *dice, replicas []*replica, timeout t
 	if err != nil {
 		return nil, err
 	}
-	d := &discordSide{fake: newFakeDiscord(o, or, dc), org: o, oracle: or, key: priv, timeout: timeout, logger: logger,
-		client: &http.Client{Timeout: 30 * time.Second}, answered: map[string][]discordFinal{}}
+	d := &discordSide{endpoints: newEndpoints[*discordbot.Adapter](timeout), fake: newFakeDiscord(o, or, dc), org: o, oracle: or,
+		key: priv, logger: logger, answered: map[string][]discordFinal{}}
 	roles := map[string][]string{}
 	for i, g := range o.groups {
 		roles[roleID(i)] = []string{g}
@@ -74,22 +68,14 @@ func newDiscordSide(o *org, or *oracle, dc *dice, replicas []*replica, timeout t
 			d.close(context.Background())
 			return nil, err
 		}
-		d.adapters = append(d.adapters, a)
-		d.servers = append(d.servers, httptest.NewServer(a.HTTPHandler()))
+		d.serve(a, a.HTTPHandler())
 	}
 	return d, nil
 }
 
 // close lets every answer in flight finish, then stops the servers and the fake.
 func (d *discordSide) close(ctx context.Context) {
-	for _, a := range d.adapters {
-		cctx, cancel := context.WithTimeout(ctx, d.timeout)
-		_ = a.Close(cctx)
-		cancel()
-	}
-	for _, s := range d.servers {
-		s.Close()
-	}
+	d.shutdown(ctx, (*discordbot.Adapter).Close)
 	d.fake.close()
 }
 
@@ -110,21 +96,10 @@ func (d *discordSide) send(ctx context.Context, replica int, info *interactionIn
 	body, _ := json.Marshal(i)
 	stamp := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := ed25519.Sign(d.key, append([]byte(stamp), body...))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.servers[replica].URL, bytes.NewReader(body))
-	if err != nil {
-		return discordFinal{}, false, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-	req.Header.Set("X-Signature-Timestamp", stamp)
-	resp, err := d.client.Do(req)
+	header := http.Header{"Content-Type": {"application/json"}, "X-Signature-Ed25519": {hex.EncodeToString(sig)}, "X-Signature-Timestamp": {stamp}}
+	raw, err := d.postSigned(ctx, replica, "", header, body)
 	if err != nil {
 		return discordFinal{}, false, fmt.Errorf("discord interaction: %w", err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return discordFinal{}, false, fmt.Errorf("discord interaction: status %s: %s", resp.Status, raw)
 	}
 	var first discordgo.InteractionResponse
 	_ = json.Unmarshal(raw, &first)
@@ -141,18 +116,12 @@ func (d *discordSide) send(ctx context.Context, replica int, info *interactionIn
 		}
 		return discordFinal{}, true, nil
 	}
-	t := time.NewTimer(d.timeout)
-	defer t.Stop()
-	select {
-	case f := <-done:
-		return f, true, nil
-	case <-t.C:
+	f, ok, err := await(ctx, done, d.timeout)
+	if !ok && err == nil {
 		d.logger.Warn("leakcheck: discord interaction got no reply", slog.String("path", info.path),
 			slog.Int("first_response_type", int(first.Type)), slog.String("first_response", string(raw)))
-		return discordFinal{}, false, nil
-	case <-ctx.Done():
-		return discordFinal{}, false, ctx.Err()
 	}
+	return f, ok, err
 }
 
 func (d *discordSide) memberJSON(p *person) map[string]any {

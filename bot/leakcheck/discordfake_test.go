@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	discordbot "github.com/citahq/cita/bot/discord"
 )
 
 // TestDiscordEditBeforeTheWaitIsSeen: a replica that edits the deferred response before the
@@ -45,8 +47,9 @@ func TestDiscordEditBeforeTheWaitIsSeen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &discordSide{fake: fake, org: o, oracle: or, key: key, servers: []*httptest.Server{replica}, client: &http.Client{Timeout: 10 * time.Second},
-		timeout: 2 * time.Second, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	d := &discordSide{endpoints: newEndpoints[*discordbot.Adapter](2 * time.Second), fake: fake, org: o, oracle: or, key: key,
+		logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	d.servers = []*httptest.Server{replica}
 	_, ok, err := d.send(t.Context(), 0, &interactionInfo{path: pathDiscordDM, channel: "dm:1"}, map[string]any{"type": 2})
 	if err != nil || !ok {
 		t.Fatalf("a response edited before the wait: ok %v, err %v; want a reply", ok, err)

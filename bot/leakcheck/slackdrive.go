@@ -1,17 +1,12 @@
 package leakcheck
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
@@ -21,22 +16,20 @@ import (
 
 	"github.com/citahq/cita/bot"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/bot/slack/slackload"
 )
 
 // slackSide is two Slack adapters (one per replica, Events API over HTTP) in front of one fake
 // workspace. Each event goes to one replica, as Slack delivers it.
 type slackSide struct {
-	fake     *fakeSlack
-	org      *org
-	oracle   *oracle
-	secret   string
-	adapters []*slackbot.Adapter
-	servers  []*httptest.Server
-	client   *http.Client
-	seq      atomic.Int64
-	timeout  time.Duration
-	faults   faults
-	logger   *slog.Logger
+	endpoints[*slackbot.Adapter]
+	fake   *fakeSlack
+	org    *org
+	oracle *oracle
+	secret string
+	seq    atomic.Int64
+	faults faults
+	logger *slog.Logger
 
 	dice     *dice
 	noFaults bool // no in-flight joins, write faults or lost events
@@ -59,8 +52,8 @@ type slackThread struct {
 }
 
 func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
-	s := &slackSide{fake: newFakeSlack(o, or, d), org: o, oracle: or, secret: "leakcheck-signing-secret", timeout: timeout, faults: f,
-		client: &http.Client{Timeout: 30 * time.Second}, threads: map[string][]slackThread{}, questions: map[string][]string{},
+	s := &slackSide{endpoints: newEndpoints[*slackbot.Adapter](timeout), fake: newFakeSlack(o, or, d), org: o, oracle: or,
+		secret: "leakcheck-signing-secret", faults: f, threads: map[string][]slackThread{}, questions: map[string][]string{},
 		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}, logger: logger}
 	s.fake.duringWrite = s.duringWrite
 	for _, r := range replicas {
@@ -88,22 +81,14 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*
 			s.close(ctx)
 			return nil, err
 		}
-		s.adapters = append(s.adapters, a)
-		s.servers = append(s.servers, httptest.NewServer(a.HTTPHandler("/slack")))
+		s.serve(a, a.HTTPHandler("/slack"))
 	}
 	return s, nil
 }
 
 // close lets every answer in flight finish, then stops the servers and the fake.
 func (s *slackSide) close(ctx context.Context) {
-	for _, a := range s.adapters {
-		sctx, cancel := context.WithTimeout(ctx, s.timeout)
-		_ = a.Shutdown(sctx)
-		cancel()
-	}
-	for _, srv := range s.servers {
-		srv.Close()
-	}
+	s.shutdown(ctx, (*slackbot.Adapter).Shutdown)
 	s.fake.close()
 }
 
@@ -113,23 +98,10 @@ func (s *slackSide) nextTS() string {
 
 // post sends a signed request to one replica's endpoint (events, interactions or commands).
 func (s *slackSide) post(ctx context.Context, replica int, endpoint, contentType string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.servers[replica].URL+"/slack/"+endpoint, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	stamp := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(s.secret))
-	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("X-Slack-Request-Timestamp", stamp)
-	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
-	resp, err := s.client.Do(req)
-	if err != nil {
+	header := http.Header{"Content-Type": {contentType}}
+	slackload.Sign(header, body, s.secret, time.Now())
+	if _, err := s.postSigned(ctx, replica, "/slack/"+endpoint, header, body); err != nil {
 		return fmt.Errorf("slack %s: %w", endpoint, err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("slack %s: status %s", endpoint, resp.Status)
 	}
 	return nil
 }
@@ -145,18 +117,12 @@ func (s *slackSide) event(ctx context.Context, replica int, ev map[string]any) e
 // wait waits for the final reply fin reports to the question asked in channel at ts; ok is
 // false on timeout (logged, so that a silence can be found in cita's log).
 func (s *slackSide) wait(ctx context.Context, fin chan slackFinal, channel, ts string) (slackFinal, bool) {
-	t := time.NewTimer(s.timeout)
-	defer t.Stop()
-	select {
-	case f := <-fin:
-		return f, true
-	case <-t.C:
+	f, ok, err := await(ctx, fin, s.timeout)
+	if !ok && err == nil {
 		s.logger.WarnContext(ctx, "leakcheck: no reply came", slog.String("path", s.fake.pathIn(channel)),
 			slog.String("channel_id", channel), slog.String("ts", ts))
-		return slackFinal{}, false
-	case <-ctx.Done():
-		return slackFinal{}, false
 	}
+	return f, ok
 }
 
 // mention asks text in a new thread of channel as p, and remembers the thread.

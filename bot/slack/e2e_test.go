@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/slack/slackload"
 )
 
 func TestMentionInThreadGetsOneAnswerWithSources(t *testing.T) {
@@ -107,14 +108,12 @@ func TestForgedOrStaleSignatureIsRejected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stamp, sig := sign(body, tt.at, tt.key)
 			sent := body
 			if tt.tamper {
 				sent = []byte(strings.Replace(string(body), "vacation", "salary", 1))
 			}
 			req, _ := http.NewRequest(http.MethodPost, b.http.URL+"/slack/events", strings.NewReader(string(sent)))
-			req.Header.Set("X-Slack-Request-Timestamp", stamp)
-			req.Header.Set("X-Slack-Signature", sig)
+			slackload.Sign(req.Header, body, tt.key, tt.at)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)

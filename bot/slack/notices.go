@@ -15,7 +15,7 @@ var _ bot.NoticePoster = (*Adapter)(nil)
 // conversation's thread (in the DM itself when it has none), as plain mrkdwn with titles
 // escaped, so a title can neither format nor mention anyone.
 func (a *Adapter) PostNotice(ctx context.Context, conv bot.ConversationKey, notice bot.SourceNotice) error {
-	text := bot.SourceNoticeText(notice, func(title string) string { return "“" + escape(truncate(title, 200)) + "”" })
+	text := bot.SourceNoticeText(notice, escape, truncate)
 	opts := []slack.MsgOption{slack.MsgOptionText(text, false)}
 	if conv.Thread != "" {
 		opts = append(opts, slack.MsgOptionTS(conv.Thread))

@@ -37,14 +37,12 @@ type reply struct {
 	text      strings.Builder
 	dirty     bool
 	throttled bool
-	stop      chan struct{}
-	stopOnce  sync.Once
-	stopped   sync.WaitGroup
+	writer    *throttledWriter
 }
 
 // prepareReply returns q's reply before anything is posted (see post).
 func (a *Adapter) prepareReply(q question) *reply {
-	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, stop: make(chan struct{})}
+	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, writer: newThrottledWriter()}
 }
 
 // post shows the placeholder in the thread (or, when Slack refuses it, a 👀 reaction on the
@@ -66,8 +64,7 @@ func (r *reply) post(ctx context.Context, questionTS string) {
 	}
 	r.ts = ts
 	a.trace("placeholder", r.received)
-	r.stopped.Add(1)
-	go r.updateLoop(ctx)
+	r.writer.start(ctx, a.opts.UpdateInterval, r.update)
 }
 
 // inThread adds the thread option to opts when the reply goes in a thread.
@@ -100,44 +97,33 @@ func (r *reply) queued(position int) {
 	}
 }
 
-// updateLoop writes the streamed text into the placeholder, at most once per interval.
-func (r *reply) updateLoop(ctx context.Context) {
-	defer r.stopped.Done()
-	tick := time.NewTicker(r.a.opts.UpdateInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-r.stop:
-			return
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		r.mu.Lock()
-		if !r.dirty || r.throttled || r.withdrawn.Load() {
-			r.mu.Unlock()
-			continue
-		}
-		text := r.text.String()
-		r.dirty = false
+// update writes the text streamed since the last update into the placeholder (the writer
+// calls it at most once per interval).
+func (r *reply) update(ctx context.Context) {
+	r.mu.Lock()
+	if !r.dirty || r.throttled || r.withdrawn.Load() {
 		r.mu.Unlock()
-		red, withdrawn, err := r.a.writes.Write(ctx, r.answer.Load(), func() error {
-			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(escape(truncate(text, maxSectionChars-2))+" …", false))
-			return err
-		})
-		if withdrawn {
-			r.withdrawn.Store(true)
-			r.a.showRedaction(ctx, red)
-			continue
-		}
-		if wait, ok := rateLimited(err); ok {
-			r.mu.Lock()
-			r.throttled = true
-			r.mu.Unlock()
-			r.a.logger.InfoContext(ctx, "slack updates throttled; the final answer will be written once", slog.String("channel_id", r.channel), slog.Duration("retry_after", wait))
-		} else if err != nil {
-			r.a.logger.WarnContext(ctx, "update slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
-		}
+		return
+	}
+	text := r.text.String()
+	r.dirty = false
+	r.mu.Unlock()
+	red, withdrawn, err := r.a.writes.Write(ctx, r.answer.Load(), func() error {
+		_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, slack.MsgOptionText(escape(truncate(text, maxSectionChars-2))+" …", false))
+		return err
+	})
+	if withdrawn {
+		r.withdrawn.Store(true)
+		r.a.showRedaction(ctx, red)
+		return
+	}
+	if wait, ok := rateLimited(err); ok {
+		r.mu.Lock()
+		r.throttled = true
+		r.mu.Unlock()
+		r.a.logger.InfoContext(ctx, "slack updates throttled; the final answer will be written once", slog.String("channel_id", r.channel), slog.Duration("retry_after", wait))
+	} else if err != nil {
+		r.a.logger.WarnContext(ctx, "update slack answer", slog.String("channel_id", r.channel), slog.Any("error", err))
 	}
 }
 
@@ -149,13 +135,12 @@ func (r *reply) updateLoop(ctx context.Context) {
 // update and the repost, it tries once more, then shows ReasonInternalError, so the asker is
 // never left with the placeholder alone. It may be called again after a panic.
 func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
-	r.stopOnce.Do(func() { close(r.stop) })
-	r.stopped.Wait()
+	r.writer.close()
 	if out.AnswerID != 0 {
 		r.answer.Store(out.AnswerID)
 	}
 	err := r.write(ctx, r.answer.Load(), out)
-	if refused(err) {
+	if bot.Refused(err) {
 		r.a.logger.WarnContext(ctx, "post slack answer; trying once more", slog.String("channel_id", r.channel), slog.Any("error", err))
 		err = r.write(ctx, r.answer.Load(), out)
 	}
@@ -163,7 +148,7 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 		r.a.logger.ErrorContext(ctx, "check slack answer before showing it; showing a short error instead", slog.String("channel_id", r.channel), slog.Any("error", err))
 		err = r.write(ctx, 0, notRecorded(out))
 	}
-	if err == nil || errors.Is(err, errWithdrawn) {
+	if err == nil || errors.Is(err, bot.ErrWriteWithdrawn) {
 		r.a.trace("final", r.received)
 		return
 	}
@@ -176,12 +161,6 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 	}
 }
 
-// refused reports whether a final write failed because Slack refused it, not because the
-// answer was withdrawn or its withdrawal could not be checked.
-func refused(err error) bool {
-	return err != nil && !errors.Is(err, errWithdrawn) && !errors.Is(err, bot.ErrWriteUnchecked)
-}
-
 // write writes out as answer id's final reply (see finish).
 func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 	blocks, fallback := renderReplyWith(out, r.style)
@@ -191,7 +170,7 @@ func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
 			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)
 			return err
 		})
-		if err == nil || errors.Is(err, errWithdrawn) || errors.Is(err, bot.ErrWriteUnchecked) {
+		if !bot.Refused(err) {
 			return err
 		}
 		r.a.logger.WarnContext(ctx, "write slack answer into placeholder; posting it instead", slog.String("channel_id", r.channel), slog.Any("error", err))

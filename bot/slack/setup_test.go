@@ -3,16 +3,12 @@ package slack_test
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +18,7 @@ import (
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/internal/bottest"
 	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/bot/slack/slackload"
 )
 
 const secret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -157,21 +154,12 @@ func payload(t *testing.T, name string, data any) []byte {
 	return buf.Bytes()
 }
 
-func sign(body []byte, ts time.Time, key string) (string, string) {
-	stamp := strconv.FormatInt(ts.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(key))
-	fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
-	return stamp, "v0=" + hex.EncodeToString(mac.Sum(nil))
-}
-
 // post sends a signed request to the adapter's HTTP endpoint and returns the status and body.
 func (b *bundle) post(t *testing.T, path, contentType string, body []byte, header http.Header) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, b.http.URL+path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", contentType)
-	stamp, sig := sign(body, time.Now(), secret)
-	req.Header.Set("X-Slack-Request-Timestamp", stamp)
-	req.Header.Set("X-Slack-Signature", sig)
+	slackload.Sign(req.Header, body, secret, time.Now())
 	for k, v := range header {
 		req.Header[k] = v
 	}

@@ -51,17 +51,13 @@ type stream struct {
 	fallback *reply          // non-nil once streaming was given up
 	holdOff  time.Time       // no append before this (a 429's Retry-After)
 
-	kick     chan struct{}
-	stop     chan struct{}
-	stopOnce sync.Once
-	done     sync.WaitGroup
+	writer *throttledWriter
 }
 
-// newStream starts the loop that sends q's answer as it arrives.
+// newStream starts the writer that sends q's answer as it arrives.
 func (a *Adapter) newStream(ctx context.Context, q question) *stream {
-	s := &stream{a: a, q: q, kick: make(chan struct{}, 1), stop: make(chan struct{})}
-	s.done.Add(1)
-	go s.loop(ctx)
+	s := &stream{a: a, q: q, writer: newThrottledWriter()}
+	s.writer.start(ctx, a.opts.UpdateInterval, s.send)
 	return s
 }
 
@@ -76,10 +72,7 @@ func (s *stream) delta(d string) {
 		return
 	}
 	if first {
-		select {
-		case s.kick <- struct{}{}:
-		default:
-		}
+		s.writer.writeNow()
 	}
 }
 
@@ -88,23 +81,6 @@ func (s *stream) queued(position int) {
 	ctx, cancel := context.WithTimeout(s.a.work, 5*time.Second)
 	defer cancel()
 	s.a.setStatus(ctx, s.q, fmt.Sprintf("Waiting in line (%d)…", position))
-}
-
-func (s *stream) loop(ctx context.Context) {
-	defer s.done.Done()
-	tick := time.NewTicker(s.a.opts.UpdateInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-s.kick:
-		}
-		s.send(ctx)
-	}
 }
 
 // send puts the text not yet on Slack there: starting the stream, or appending to it.
@@ -182,8 +158,7 @@ func (e streamError) Error() string { return string(e) }
 // (a reason, or an answer faster than the first tick) it is posted as one message. It may be
 // called again after a panic.
 func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
-	s.stopOnce.Do(func() { close(s.stop) })
-	s.done.Wait()
+	s.writer.close()
 	s.mu.Lock()
 	fb, ts, text, sent := s.fallback, s.ts, s.text.String(), s.sent
 	s.mu.Unlock()
@@ -218,7 +193,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 		_, _, err := a.api.StopStreamContext(ctx, s.q.channel, ts, opts...)
 		return err
 	})
-	if errors.Is(err, errWithdrawn) {
+	if errors.Is(err, bot.ErrWriteWithdrawn) {
 		return
 	}
 	if err != nil {
@@ -234,7 +209,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 			_, _, _, err := a.api.UpdateMessageContext(ctx, s.q.channel, ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
 			return err
 		})
-		if err != nil && !errors.Is(err, errWithdrawn) {
+		if err != nil && !errors.Is(err, bot.ErrWriteWithdrawn) {
 			a.logger.ErrorContext(ctx, "write slack answer over its stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 		}
 	}

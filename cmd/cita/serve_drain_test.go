@@ -3,12 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,12 +66,8 @@ slack:
 			`"event":{"type":"app_mention","user":"U00001","text":"<@UBOT> How many vacation days do I get per year?","ts":"1700000000.000100",` +
 			`"channel":"C00001","event_ts":"1700000000.000100","team":"T1"}}`)
 		req, _ := http.NewRequest(http.MethodPost, base+"/slack/events", bytes.NewReader(body))
-		stamp := strconv.FormatInt(time.Now().Unix(), 10)
-		mac := hmac.New(sha256.New, []byte(secret))
-		fmt.Fprintf(mac, "v0:%s:%s", stamp, body)
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Slack-Request-Timestamp", stamp)
-		req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+		slackload.Sign(req.Header, body, secret, time.Now())
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatalf("post event while serving: %v", err)
