@@ -3,6 +3,8 @@ package rag
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
@@ -17,11 +19,41 @@ func stemToken(tok, lang string) string {
 	}
 	switch lang {
 	case "es":
-		return spanish.Stem(tok, false)
+		return stems.of(tok, lang, spanishStem)
 	case "en":
-		return english.Stem(tok, false)
+		return stems.of(tok, lang, englishStem)
 	}
 	return TokenStem(tok)
+}
+
+func spanishStem(tok string) string { return spanish.Stem(tok, false) }
+func englishStem(tok string) string { return english.Stem(tok, false) }
+
+// stems remembers the words the answerer has stemmed: every answer stems the same passages'
+// words again (a unit's text, its list, the sentence after it), and snowball stemming was half
+// of an offline answer's CPU under load.
+var stems = stemCache{max: 1 << 18}
+
+// stemCache maps "lang:word" to its stem. It forgets everything when it holds max words, so a
+// stream of new words cannot grow it without bound.
+type stemCache struct {
+	m   sync.Map
+	n   atomic.Int64
+	max int64
+}
+
+func (c *stemCache) of(tok, lang string, stem func(string) string) string {
+	key := lang + ":" + tok
+	if s, ok := c.m.Load(key); ok {
+		return s.(string)
+	}
+	s := stem(tok)
+	if c.n.Add(1) > c.max {
+		c.m.Clear()
+		c.n.Store(1)
+	}
+	c.m.Store(key, s)
+	return s
 }
 
 // answerTokens are ContentTokens as the answerer matches them: hyphenated and snake_case words

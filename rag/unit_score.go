@@ -1,6 +1,7 @@
 package rag
 
 import (
+	"maps"
 	"regexp"
 	"sort"
 	"strconv"
@@ -41,23 +42,47 @@ type sourceUnits struct {
 }
 
 func prepareSources(sources []Source, questionLang string, langs []string) [][]sourceUnits {
+	units := make([][]answerUnit, len(sources))
+	for si, s := range sources {
+		units[si] = answerUnitsOf(s.Content)
+	}
 	// One preparation per stemming language: a source is matched in its own language, except
-	// that the text of language-neutral documents follows each variant's language.
+	// that the text of language-neutral documents follows each variant's language. A text is
+	// stemmed once per language (a unit's text is the next unit's previous sentence, a list's
+	// items are units of their own).
 	out := make([][]sourceUnits, len(langs))
 	for li, ql := range langs {
+		bags := map[string]stemBag{}
 		out[li] = make([]sourceUnits, len(sources))
 		for si, s := range sources {
 			tl := textLang(s.Lang, ql)
-			su := sourceUnits{units: answerUnitsOf(s.Content)}
+			bag := func(text string) stemBag {
+				key := tl + "\x00" + text
+				b, ok := bags[key]
+				if !ok {
+					b = bagOf(text, tl)
+					bags[key] = b
+				}
+				return b
+			}
+			su := sourceUnits{units: units[si]}
 			parts := strings.Split(s.Section, " > ")
-			su.section = bagOf(parts[len(parts)-1], tl)
+			su.section = bag(parts[len(parts)-1])
 			su.faq = isQuestionLine(parts[len(parts)-1])
-			su.doc = bagOf(s.Title+" "+strings.Join(parts[:len(parts)-1], " "), tl)
+			su.doc = bag(s.Title + " " + strings.Join(parts[:len(parts)-1], " "))
 			for _, u := range su.units {
-				su.text = append(su.text, bagOf(u.text, tl))
-				su.list = append(su.list, bagOf(u.text+"\n"+strings.Join(u.itemTexts(), "\n"), tl))
-				su.context = append(su.context, bagOf(u.context, tl))
-				su.prev = append(su.prev, bagOf(u.prev, tl))
+				text := bag(u.text)
+				list := text
+				if len(u.items) > 0 {
+					list = maps.Clone(text)
+					for _, it := range u.items {
+						maps.Copy(list, bag(it.text))
+					}
+				}
+				su.text = append(su.text, text)
+				su.list = append(su.list, list)
+				su.context = append(su.context, bag(u.context))
+				su.prev = append(su.prev, bag(u.prev))
 			}
 			out[li][si] = su
 		}
@@ -86,9 +111,10 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scor
 	for si := range sources {
 		for ui := range prepared[0][si].units {
 			var best scoredUnit
+			holds := answerCheck{expect: expect, common: common}
 			for vi, v := range variants {
 				su := prepared[langIndex[v.lang]][si]
-				s := scoreUnit(expect, v, rarity[vi], common, su, ui)
+				s := scoreUnit(expect, v, rarity[vi], &holds, su, ui)
 				s.source = si
 				if s.score > best.score || best.text == "" {
 					best = s
@@ -249,7 +275,23 @@ const (
 
 var rangeRe = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:-|–|to|a|hasta)\s*(\d+(?:[.,]\d+)?)`)
 
-func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common map[string]bool, su sourceUnits, ui int) scoredUnit {
+// answerCheck says once per unit whether it holds the kind of answer asked for (Expect.satisfies,
+// a few regular expressions): every variant of the question scores the same unit.
+type answerCheck struct {
+	expect           Expect
+	common           map[string]bool
+	done, kind, unit bool
+}
+
+func (c *answerCheck) of(u answerUnit) (kind, unit bool) {
+	if !c.done {
+		c.kind, c.unit = c.expect.satisfies(u.text+" "+strings.Join(u.itemTexts(), " "), c.common)
+		c.done = true
+	}
+	return c.kind, c.unit
+}
+
+func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *answerCheck, su sourceUnits, ui int) scoredUnit {
 	u := su.units[ui]
 	s := scoredUnit{answerUnit: u}
 	if u.implicit && expect.Kind != ExpectProcedure {
@@ -316,7 +358,7 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, common 
 		return s
 	}
 	s.coverage = got / total
-	s.kindOK, s.unitOK = expect.satisfies(u.text+" "+strings.Join(u.itemTexts(), " "), common)
+	s.kindOK, s.unitOK = holds.of(u)
 	// A unit must say something of the question itself, unless what it answers (an FAQ
 	// question, a lead sentence, its heading, the sentence before) covers the question's words
 	// the sources know well, or well enough when the unit holds the specific kind of answer

@@ -236,6 +236,9 @@ func isQuestionLine(s string) bool {
 }
 
 // cleanUnitText strips list markers, Markdown emphasis and link targets, and collapses spaces.
+// boldMarkup is Markdown's strong emphasis, dropped from quoted text.
+var boldMarkup = strings.NewReplacer("**", "", "__", "")
+
 func cleanUnitText(s string) string {
 	s = strings.TrimSpace(s)
 	for {
@@ -246,7 +249,7 @@ func cleanUnitText(s string) string {
 		s = strings.TrimSpace(s[len(m):])
 	}
 	s = mdLink.ReplaceAllString(s, "$1")
-	s = strings.NewReplacer("**", "", "__", "").Replace(s)
+	s = boldMarkup.Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 		return ""

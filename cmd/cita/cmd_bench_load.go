@@ -64,6 +64,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	assistant := fs.Bool("assistant", false, "ask in Slack assistant threads (status, native streaming) instead of channel mentions")
 	fakeModel := fs.Bool("fake-model", false, "answer with a loopback chat model that streams a word every 20 ms (no answer cache)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (go tool pprof) to FILE, from the first question to the last reply")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -141,8 +142,15 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 		RateLimit: bot.RateLimit{PerMinute: 6000, Burst: max(*perAsker, 1)}, Logger: e.logger})
 	goroutinesBefore := runtime.NumGoroutine()
 	fmt.Fprintf(e.stderr, "asking %d questions, %d at a time (%d workers, a line of %d)\n", *load**perAsker, *load, server.Workers, server.QueueSize)
+	stopProfile := func() {}
+	if *cpuProfile != "" {
+		if stopProfile, err = startCPUProfile(*cpuProfile); err != nil {
+			return err
+		}
+	}
 	res, err := slackload.Run(ctx, slackload.Config{Handler: handler, Store: store, Concurrency: *load, PerAsker: *perAsker,
 		Questions: questions, Logger: e.logger, Assistant: *assistant, Model: model})
+	stopProfile()
 	if err != nil {
 		return err
 	}
