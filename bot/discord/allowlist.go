@@ -23,9 +23,9 @@ func (a *Adapter) refusal(ctx context.Context, i *discordgo.Interaction) *discor
 	var text string
 	switch {
 	case i.GuildID != "" && !a.allowedGuild(i.GuildID):
-		text = notAllowedGuildText(interactionLang(i))
+		text = textNotAllowedGuild.in(interactionLang(i))
 	case i.GuildID == "" && i.Context == discordgo.InteractionContextPrivateChannel:
-		text = privateChannelText(interactionLang(i))
+		text = textPrivateChannel.in(interactionLang(i))
 	default:
 		return nil
 	}

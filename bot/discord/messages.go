@@ -136,10 +136,10 @@ func (a *Adapter) dmRefusal(ctx context.Context, userID, question string, err er
 	lang := rag.AnswerLang(question)
 	if errors.Is(err, errNotMember) {
 		a.logger.WarnContext(ctx, "discord DM refused: not a member of a configured guild", slog.String("user_id", userID))
-		return notMemberText(lang)
+		return textNotMember.in(lang)
 	}
 	a.logger.ErrorContext(ctx, "discord DM refused: membership unknown", slog.String("user_id", userID), slog.Any("error", err))
-	return membershipUnknownText(lang)
+	return textMembershipUnknown.in(lang)
 }
 
 // refuseGuildMessage handles a message from a guild that is not configured: a message in a
@@ -155,5 +155,5 @@ func (a *Adapter) refuseGuildMessage(ctx context.Context, m *discordgo.Message) 
 	if strings.TrimSpace(m.Content) == "" || !a.firstDelivery(ctx, "discord:message:"+m.ID) {
 		return
 	}
-	a.replyTo(ctx, m, rendered{Parts: []string{notAllowedGuildText(rag.AnswerLang(m.Content))}})
+	a.replyTo(ctx, m, rendered{Parts: []string{textNotAllowedGuild.in(rag.AnswerLang(m.Content))}})
 }

@@ -51,7 +51,7 @@ func (a *Adapter) routeSafely(ctx context.Context, i *discordgo.Interaction) (re
 	defer func() {
 		if v := recover(); v != nil {
 			a.logPanic(ctx, "discord route interaction", v)
-			resp, next = ephemeralMessage(internalErrorText(interactionLang(i))), nil
+			resp, next = ephemeralMessage(textInternalError.in(interactionLang(i))), nil
 		}
 	}()
 	return a.route(ctx, i)
@@ -59,7 +59,7 @@ func (a *Adapter) routeSafely(ctx context.Context, i *discordgo.Interaction) (re
 
 // interactionFailure tells the asker that an interaction's work failed.
 func (a *Adapter) interactionFailure(i *discordgo.Interaction) func(ctx context.Context) {
-	return func(ctx context.Context) { a.editReason(ctx, i, internalErrorText(interactionLang(i))) }
+	return func(ctx context.Context) { a.editReason(ctx, i, textInternalError.in(interactionLang(i))) }
 }
 
 // messageFailure tells the author that answering m failed, where the bot would have answered
@@ -67,7 +67,7 @@ func (a *Adapter) interactionFailure(i *discordgo.Interaction) func(ctx context.
 func (a *Adapter) messageFailure(m *discordgo.Message) func(ctx context.Context) {
 	return func(ctx context.Context) {
 		if m.GuildID == "" || a.ownsKnownThread(m.ChannelID) {
-			a.replyTo(ctx, m, rendered{Parts: []string{internalErrorText(rag.AnswerLang(m.Content))}})
+			a.replyTo(ctx, m, rendered{Parts: []string{textInternalError.in(rag.AnswerLang(m.Content))}})
 		}
 	}
 }

@@ -96,7 +96,9 @@ func TestHeldBackDeletionsAreWithheld(t *testing.T) {
 	var items []indexer.Item
 	for _, name := range []string{"a.md", "b.md", "c.md", "d.md", "e.md"} {
 		items = append(items, indexer.Item{ExternalID: name, Name: name, Fingerprint: "v1", Groups: []string{"everyone"},
-			Open: func(context.Context) ([]byte, error) { return []byte("# " + name + "\n\nThe quokka rota lives here.\n"), nil }})
+			Open: func(context.Context) ([]byte, error) {
+				return []byte("# " + name + "\n\nThe quokka rota lives here.\n"), nil
+			}})
 	}
 	if _, err := ix.Sync(ctx, "t", items, true); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ package slackload
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -62,11 +63,7 @@ func (f *FakeSlack) Close() { f.srv.Close() }
 func (f *FakeSlack) Calls() map[string]int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make(map[string]int, len(f.calls))
-	for k, v := range f.calls {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(f.calls)
 }
 
 // FinalText returns the text of the last message with blocks (a final reply) written in

@@ -1,6 +1,7 @@
 package slackload
 
 import (
+	"maps"
 	"sync"
 	"time"
 
@@ -38,9 +39,7 @@ func (t *Tally) CacheHits() int {
 func (t *Tally) Outcomes() map[string]int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make(map[string]int, len(t.outcomes))
-	for k, v := range t.outcomes {
-		out[k] = v
-	}
+	out := map[string]int{}
+	maps.Copy(out, t.outcomes)
 	return out
 }
