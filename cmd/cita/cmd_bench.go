@@ -58,6 +58,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per size")
 	efSearch := fs.Int("ef-search", 0, "override pgvector's hnsw.ef_search for the vector arm (default: the store's)")
 	keep := fs.Bool("keep", false, "keep the benchmark's schema for inspection (printed) instead of dropping it")
+	explain := fs.Bool("explain", false, "print EXPLAIN (ANALYZE, BUFFERS) of each arm's main statement for the questions at the hybrid median and 95th percentile")
 	corpus := fs.String("corpus", "", "instead: index this real corpus (a BEIR folder with corpus.jsonl, or a folder of files) and time its questions")
 	questions := fs.String("questions", "", "with --corpus: the questions (JSON Lines, a \"text\" or \"question\" per line; default: the folder's queries.jsonl or questions.jsonl)")
 	repeat := fs.Int("repeat", 1, "with --corpus: ask every question this many times")
@@ -120,8 +121,12 @@ func runBench(ctx context.Context, e *env, args []string) error {
 			if *efSearch > 0 {
 				a.store.EfSearch = *efSearch
 			}
-			res, err := bench.Run(ctx, bench.Config{Chunks: n, Queries: *queries, QuestionWords: *questionWords, Store: a.store, Embedder: a.embedder,
-				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress})
+			cfg := bench.Config{Chunks: n, Queries: *queries, QuestionWords: *questionWords, Store: a.store, Embedder: a.embedder,
+				Search: rag.NewHybrid(a.store, a.embedder, rag.DefaultHybridOptions()), Progress: progress}
+			if *explain {
+				cfg.Explain = explainQuestion(e, a)
+			}
+			res, err := bench.Run(ctx, cfg)
 			if err != nil {
 				return nil, err
 			}

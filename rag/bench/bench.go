@@ -37,6 +37,9 @@ type Config struct {
 	Progress      func(string)
 	// Writers is how many documents are embedded and written at once (default 4).
 	Writers int
+	// Explain, when set, is called after the timings with the questions at the hybrid median
+	// and 95th percentile (its label says which), to show where their time goes.
+	Explain func(ctx context.Context, label string, q Query) error
 }
 
 // Result holds the figures of one corpus size; JSON keys are the ones `cita bench --json` prints.
@@ -200,6 +203,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Latencies = *lat
+	if cfg.Explain != nil && len(questions) > 0 {
+		for _, p := range []struct {
+			label string
+			at    float64
+		}{{"hybrid p50", 0.5}, {"hybrid p95", 0.95}} {
+			i := lat.atPercentile(p.at)
+			if err := cfg.Explain(ctx, fmt.Sprintf("%s question (%.1f ms)", p.label, float64(lat.hybrid[i].Microseconds())/1000), questions[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return res, nil
 }
 

@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"context"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +34,18 @@ type Latencies struct {
 	FTSArmP95    float64 `json:"fts_arm_p95_ms"`
 	VectorArmP50 float64 `json:"vector_arm_p50_ms"`
 	VectorArmP95 float64 `json:"vector_arm_p95_ms"`
+
+	hybrid []time.Duration // per question, in order: which to explain
+}
+
+// atPercentile returns the index of the question whose hybrid time is at percentile p (0-1).
+func (l *Latencies) atPercentile(p float64) int {
+	idx := make([]int, len(l.hybrid))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(l.hybrid[a], l.hybrid[b]) })
+	return idx[max(0, min(len(idx)-1, int(math.Ceil(p*float64(len(idx))))-1))] // as pct picks
 }
 
 // measure asks every question under its group's scope: through search (hybrid), through each
@@ -93,7 +108,7 @@ func measure(ctx context.Context, store Store, emb rag.Embedder, search rag.Sear
 		}
 		recallSum += recallWithTies(ann, exact, dist)
 	}
-	l := &Latencies{Questions: len(questions)}
+	l := &Latencies{Questions: len(questions), hybrid: hybrid}
 	if len(questions) > 0 {
 		l.QuestionWords = float64(words) / float64(len(questions))
 		if recall {

@@ -130,10 +130,13 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	// after five runs of a prepared statement PostgreSQL may settle on a generic plan, which
 	// cannot see how rare the candidate terms are and scanned every readable chunk (a 12k-chunk
 	// corpus: scoring p50 about 86 ms generic, 24 ms planned per query, on a loaded machine).
-	rows, err = s.pool.Query(ctx, ftsSQL, pgx.QueryExecModeDescribeExec,
-		nums, kinds, lexemes, idfs,
+	args := []any{nums, kinds, lexemes, idfs,
 		scope.Groups(), tsqueryOr(candT), tsqueryOr(candS),
-		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k, from, until)
+		bm25K1, bm25B, max(avg["t"], 1), max(avg["s"], 1), k, from, until}
+	if err := explainFirst(ctx, s.pool, "full-text scoring", ftsSQL, args...); err != nil {
+		return nil, nil, err
+	}
+	rows, err = s.pool.Query(ctx, ftsSQL, append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("full-text search: %w", err)
 	}

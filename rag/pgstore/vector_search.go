@@ -79,8 +79,11 @@ func (s *Store) nearest(ctx context.Context, vec []float32, scope rag.Scope, q v
 			return err
 		}
 		from, until := periodArgs(scope)
-		args := append([]any{pgvector.NewVector(vec), scope.Groups()}, q.args...)
-		rows, err := tx.Query(ctx, q.sql, append(args, from, until)...)
+		args := append(append([]any{pgvector.NewVector(vec), scope.Groups()}, q.args...), from, until)
+		if err := explainFirst(ctx, tx, q.name, q.sql, args...); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, q.sql, args...)
 		if err != nil {
 			return err
 		}
