@@ -64,6 +64,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	repeat := fs.Int("repeat", 1, "with --corpus: ask every question this many times")
 	translation := fs.String("translation", "", "with --corpus: \"compare\" times hybrid search of the same questions without and with the offline translator (see --translator) and prints the p95 ratio")
 	minWords := fs.Int("min-words", 0, "with --corpus: only the questions of at least this many words (long questions)")
+	compare := fs.Bool("compare", false, "with --corpus (a BEIR folder): nDCG@10, recall@10 and latency of cita's hybrid, plain pgvector and the textbook PostgreSQL hybrid (plainto_tsquery + ts_rank_cd fused with pgvector in one statement) on the same index and questions")
 	questionWords := fs.Int("question-words", 0, "synthetic questions of exactly this many words (default: 6-25 words each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (go tool pprof) to FILE")
 	office := fs.Int("office", 0, "instead: generate N mixed office files and measure indexing them (files/s, peak memory)")
@@ -80,7 +81,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	}
 	if *corpus != "" {
 		return runCorpusBench(ctx, e, corpusBenchOptions{dir: *corpus, questions: *questions, repeat: *repeat,
-			minWords: *minWords, translation: *translation, asJSON: *asJSON})
+			minWords: *minWords, translation: *translation, compare: *compare, asJSON: *asJSON})
 	}
 	if *office > 0 {
 		return runOfficeBench(ctx, e, *office, *officeDir, *asJSON)

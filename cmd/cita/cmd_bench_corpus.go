@@ -33,6 +33,7 @@ type corpusBenchOptions struct {
 	repeat         int
 	minWords       int    // only questions of at least this many words
 	translation    string // "compare": time without and with the translator
+	compare        bool   // score and time cita's hybrid, plain pgvector and the textbook hybrid
 	asJSON         bool
 }
 
@@ -65,16 +66,24 @@ func runCorpusBench(ctx context.Context, e *env, opts corpusBenchOptions) error 
 	start := time.Now()
 	var rep *indexer.Report
 	groups := []string{corpusBenchGroup}
+	var judged *eval.Dataset // with --compare: the BEIR set with its judgements
 	if _, err := os.Stat(filepath.Join(dir, "corpus.jsonl")); err == nil {
-		ds, err := eval.LoadCorpus(dir)
+		load := eval.LoadCorpus
+		if opts.compare {
+			load = eval.Load
+		}
+		ds, err := load(dir)
 		if err != nil {
 			return err
 		}
+		judged = ds
 		docs, _ := ds.Documents()
 		rep, err = evalindex.Documents(ctx, a.store, a.embedder, e.logger, "bench:"+ds.Name, docs, groups)
 		if err != nil {
 			return err
 		}
+	} else if opts.compare {
+		return fmt.Errorf("--compare needs a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv): %s has no corpus.jsonl", dir)
 	} else {
 		rep, err = evalindex.Folder(ctx, a.store, a.embedder, e.logger, "bench:"+filepath.Base(dir), dir, groups)
 		if err != nil {
@@ -88,6 +97,9 @@ func runCorpusBench(ctx context.Context, e *env, opts corpusBenchOptions) error 
 	var asked []string
 	for i := 0; i < max(repeat, 1); i++ {
 		asked = append(asked, questions...)
+	}
+	if opts.compare {
+		return compareBaselines(ctx, e, a, judged, asJSON)
 	}
 	if opts.translation == "compare" {
 		return compareTranslation(ctx, e, a, dir, rep.Chunks, asked, asJSON)
