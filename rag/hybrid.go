@@ -91,6 +91,7 @@ type Hybrid struct {
 	store    ArmStore
 	embedder Embedder
 	opts     HybridOptions
+	langs    readableLanguages // per scope, when the store is a LanguageLister
 }
 
 // NewHybrid returns a hybrid searcher over store, embedding queries with embedder.
@@ -122,7 +123,14 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
 	// The original-language arms start at once; the translation is made beside them, and what
 	// it adds is searched when it arrives, so the arms never wait for the translator.
-	crossLingual := h.opts.Translator != nil || req.Translation != ""
+	crossLingual := req.Translation != ""
+	if h.opts.Translator != nil && !crossLingual {
+		if skip := h.translationNotNeeded(ctx, req); skip != "" {
+			trace.TranslationSkipped = skip
+		} else {
+			crossLingual = true
+		}
+	}
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	queryVec := make(chan []float32, 1)           // the query's vector, for the translation's blend

@@ -73,6 +73,10 @@ type SearchTrace struct {
 	// not installed. "" when the translation was searched, or none was needed or configured.
 	// An answer found so is not cached.
 	TranslationMissing string
+	// TranslationSkipped says why a configured translator was not asked ("no readable document
+	// in es"): the question's language is certain and nothing it may read is in the other
+	// language. "" otherwise.
+	TranslationSkipped string
 }
 
 // ArmHit is one chunk as ranked by one arm.

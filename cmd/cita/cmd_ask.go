@@ -140,6 +140,9 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	if tr.Translated != "" {
 		fmt.Fprintf(w, "also searched in %s: %s (%s)\n", tr.TranslatedLang, tr.Translated, tr.Timings["translate"].Round(10_000))
 	}
+	if tr.TranslationSkipped != "" {
+		fmt.Fprintf(w, "not translated: %s\n", tr.TranslationSkipped)
+	}
 	if tr.TranslationMissing != "" {
 		fmt.Fprintf(w, "translation missing, searched in the question's language only (answer not cached): %s\n", tr.TranslationMissing)
 	}
@@ -283,7 +286,7 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 			timings[k] = float64(v.Microseconds()) / 1000
 		}
 		out["trace"] = map[string]any{"terms": tr.Terms, "translated": tr.Translated, "translated_lang": tr.TranslatedLang,
-			"translation_missing": tr.TranslationMissing, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+			"translation_missing": tr.TranslationMissing, "translation_skipped": tr.TranslationSkipped, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
 			"dropped": ans.Dropped, "timings_ms": timings}
 	}
 	enc := json.NewEncoder(w)
