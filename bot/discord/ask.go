@@ -246,11 +246,13 @@ func (a *Adapter) sendFollowUps(ctx context.Context, i *discordgo.Interaction, p
 	return ids
 }
 
-// editWithComponents turns the deferred response into text with components (buttons).
+// editWithComponents turns the deferred response into text with components (buttons), a final
+// edit like any other (finalEdit), so no interaction is left thinking.
 func (a *Adapter) editWithComponents(ctx context.Context, i *discordgo.Interaction, text string, components []discordgo.MessageComponent) {
-	if _, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &components, AllowedMentions: noMentions}); err != nil {
-		a.logger.ErrorContext(ctx, "discord edit reply", slog.String("interaction_id", i.ID), slog.Any("error", err))
-	}
+	_ = a.finalEdit(ctx, i, interactionLang(i), func() error {
+		_, err := a.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &text, Components: &components, AllowedMentions: noMentions})
+		return err
+	})
 }
 
 // editReason turns the deferred response into a reason, so no interaction is left thinking

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/citahq/cita/bot"
 )
 
 // TestDownVoteAsksWhatWasWrong: a 👎 is recorded and answered with a button that opens a form;
@@ -82,5 +84,54 @@ func TestDownVoteAsksWhatWasWrong(t *testing.T) {
 	}
 	if len(comments) != 1 || comments[0] != "It is 25 days since January." {
 		t.Errorf("stored comments %q, want the rater's only", comments)
+	}
+}
+
+// TestRefusedDownVoteReplyIsNeverSilent: the 👎's reply (thanks, with the button to say what
+// was wrong) is a final edit like any other (finalEdit): when Discord refuses it, cita tries
+// once more; when that is refused too, the clicker gets the generic error as an ephemeral
+// follow-up, never "thinking…" alone.
+func TestRefusedDownVoteReplyIsNeverSilent(t *testing.T) {
+	t.Parallel()
+	for i, tc := range []struct {
+		name    string
+		refuse  int
+		answers bool // whether the thanks ends shown
+	}{
+		{name: "the second attempt is shown", refuse: 1, answers: true},
+		{name: "every edit refused", refuse: 1 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := setupE2E(t)
+			askID, clickID := []string{"411", "421"}[i], []string{"412", "422"}[i]
+			edit := e.ask(t, interaction{ID: askID, Token: "tok-" + askID, Channel: chGeneral, User: userPlain, Question: vacationQ})
+			ids := customIDs(edit)
+			message := map[string]any{"id": originalID(askID), "channel_id": chGeneral, "content": textOf(edit), "flags": 0}
+			edits := "/webhooks/1000/tok-" + clickID + "/messages/@original"
+			e.fake.failNext("PATCH", "/api/v9"+edits, tc.refuse)
+			post(t, e.adapter, interaction{ID: clickID, Token: "tok-" + clickID, Channel: chGeneral, User: userPlain, CustomID: ids[1], Message: message}.JSON(t))
+			wait(e.adapter)
+			if n := len(e.fake.callsTo("PATCH", edits)); n != 2 {
+				t.Fatalf("%d edits of the 👎's reply; want the refused one and one more", n)
+			}
+			followUps := e.fake.callsTo("POST", "/webhooks/1000/tok-"+clickID)
+			if tc.answers {
+				if len(followUps) != 0 {
+					t.Fatalf("%d follow-ups after the thanks was shown; want none", len(followUps))
+				}
+				return
+			}
+			if len(followUps) != 1 {
+				t.Fatalf("%d follow-ups after every edit was refused; want one short error", len(followUps))
+			}
+			got := followUps[0].JSON(t)
+			if !strings.Contains(textOf(got), bot.ReasonText("en", bot.ReasonInternalError)) {
+				t.Fatalf("follow-up %v; want the short error", got)
+			}
+			if flags, _ := got["flags"].(float64); int(flags)&int(discordgo.MessageFlagsEphemeral) == 0 {
+				t.Fatalf("follow-up %v; want it ephemeral", got)
+			}
+		})
 	}
 }

@@ -29,6 +29,7 @@ type action struct {
 	th      slackThread
 	docID   int64
 	dfinal  discordFinal
+	lost    dmAnswer // pathSlackLostGroup: the answer whose group its asker lost
 }
 
 // weighted paths: how often each is planned.
@@ -202,6 +203,9 @@ func (r *run) do(ctx context.Context, a action) error {
 	case pathSlackExplain:
 		question = false
 		answered, err = s.explain(ctx, a.replica, a.channel, a.th, a.p)
+	case pathSlackLostGroup:
+		question = false // outside the planned questions, so that a seed plans as without it
+		answered, err = s.lostGroup(ctx, a.replica, a.lost, a.text)
 	case pathDiscordAsk, pathDiscordPrivate:
 		answered, err = r.discord.ask(ctx, a.replica, a.channel, a.p, a.text, a.path == pathDiscordPrivate)
 	case pathDiscordDM:

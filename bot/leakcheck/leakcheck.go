@@ -103,13 +103,15 @@ type CLIFunc func(ctx context.Context, groups []string, question string) (string
 
 // Report is what a run tried and found.
 type Report struct {
-	Questions int            // questions asked, over every path
-	Clicks    int            // "How I answered" views and document reads that were not questions
-	Paths     map[string]int // tries per path
-	Changes   int            // membership changes
-	Checked   int            // texts the oracle checked
-	Shown     int            // codes shown to readers allowed to read them (the check has material)
-	ShownBy   map[string]int // the same, per path of the message
+	Questions int // questions asked, over every path
+	// Clicks counts "How I answered" views and document reads that were not questions, and the
+	// returns after a lost group (which ask outside the planned questions).
+	Clicks  int
+	Paths   map[string]int // tries per path
+	Changes int            // membership changes
+	Checked int            // texts the oracle checked
+	Shown   int            // codes shown to readers allowed to read them (the check has material)
+	ShownBy map[string]int // the same, per path of the message
 	// Allowed counts, per path, the tries that showed someone a code everyone who saw it may
 	// read: proof that the path's answers reach people (a run of refusals shows none).
 	Allowed map[string]int
@@ -310,10 +312,17 @@ func (r *run) loop(ctx context.Context) error {
 			r.settle(ctx) // before the visitors of this round leave: what they were owed is due now
 			changes := r.org.churn(r.rng, 1+r.rng.IntN(3))
 			r.report.Changes += len(changes)
+			roles, err := r.slackRolesVersion(ctx)
+			if err != nil {
+				return err
+			}
 			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
 				return err
 			}
 			if err := r.discord.announce(ctx, r.reps[r.rng.IntN(len(r.reps))].store, changes); err != nil {
+				return err
+			}
+			if err := r.returnAfterLoss(ctx, roles+roleChanges(changes)); err != nil {
 				return err
 			}
 			if r.rng.IntN(3) == 0 {

@@ -72,14 +72,14 @@ func TestCatchesLeaks(t *testing.T) {
 		{name: "cache key", f: faults{cacheIgnoresScope: true},
 			want:  func(l Leak) bool { return slices.Contains(answerPaths, l.Try()) },
 			never: []string{pathMCPSearch, pathMCPDocument}},
-		{name: "conversation memory", f: faults{memoryIgnoresScope: true},
+		// Memory shows only in a return after a lost group (pathSlackLostGroup) whose follow-up
+		// draws on the lost answer: 200 questions showed one such leak, 400 give a margin.
+		{name: "conversation memory", f: faults{memoryIgnoresScope: true}, questions: 400,
 			want:  func(l Leak) bool { return l.Try() == pathSlackFollowUp },
-			never: []string{pathMCPSearch, pathMCPDocument},
-			gap:   "HARNESS GAP: no follow-up is yet asked by someone who may not read the thread's earlier answer, so widened memory shows nothing"},
+			never: []string{pathMCPSearch, pathMCPDocument}},
 		{name: "how I answered", f: faults{traceIgnoresScope: true},
 			want:  func(l Leak) bool { return l.Try() == pathSlackExplain || l.Try() == pathDiscordExplain },
-			never: []string{pathMCPSearch, pathMCPDocument},
-			gap:   "HARNESS GAP: no click yet comes from a viewer whose groups were revoked since the answer, so a widened viewer scope shows nothing"},
+			never: []string{pathMCPSearch, pathMCPDocument}},
 		// Every dropped record makes someone join while the reply is written, and each leak
 		// holds its settle to the deadline: a few rounds show it (200 questions took ~95 s).
 		{name: "record before showing", f: faults{recordDropped: true}, questions: 64,
@@ -124,6 +124,9 @@ func TestCatchesLeaks(t *testing.T) {
 				}
 			}
 			t.Logf("%d leaks on the break's path; by path %v", n, by)
+			if os.Getenv("LEAKCHECK_SHOW") != "" {
+				t.Log(b.String())
+			}
 		})
 	}
 }

@@ -39,7 +39,9 @@ type slackSide struct {
 
 	mu        sync.Mutex
 	threads   map[string][]slackThread // channel -> answered threads
-	questions map[string][]string      // "channel/thread" -> the questions asked in the thread
+	dmAnswers []dmAnswer               // recent direct-message answers (revokeAnswered)
+	lost      []dmAnswer               // of those, the ones whose asker lost its group since
+	questions map[string][]string      // "channel/thread" -> the questions asked in the thread ("D…/": a DM's)
 	forceJoin map[string]bool          // channels whose next reply is written while someone joins
 	faulted   map[string]bool          // "channel/ts" of writes already faulted once
 }
@@ -168,13 +170,19 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string) (bool, error) {
 	channel, ts := "D"+p.slackID[1:], s.nextTS()
 	s.oracle.ask(channel, text)
+	s.mu.Lock()
+	s.questions[channel+"/"] = append(s.questions[channel+"/"], text) // the DM's memory (lostGroup)
+	s.mu.Unlock()
 	fin := s.fake.expect(channel, "slack direct message", "")
 	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
 		"channel": channel, "event_ts": ts, "channel_type": "im"})
 	if err != nil {
 		return false, err
 	}
-	_, ok := s.wait(ctx, fin, channel, ts)
+	f, ok := s.wait(ctx, fin, channel, ts)
+	if ok && f.answerID != 0 {
+		s.rememberDM(p, channel, f, text)
+	}
 	return ok, nil
 }
 
@@ -196,8 +204,14 @@ func (s *slackSide) explain(ctx context.Context, replica int, channel string, th
 	s.mu.Lock()
 	asked := slices.Clone(s.questions[channel+"/"+th.thread])
 	s.mu.Unlock()
-	s.oracle.ask(channel, asked...) // the view shows the questions and the standalone query
-	fin := s.fake.expect(channel, "slack how I answered", th.thread)
+	return s.click(ctx, replica, channel, th, p, pathSlackExplain, asked)
+}
+
+// click clicks "How I answered" on th's answer in channel as p, its view checked as path's;
+// asked are the questions of the conversation (the view shows them and the standalone query).
+func (s *slackSide) click(ctx context.Context, replica int, channel string, th slackThread, p *person, path string, asked []string) (bool, error) {
+	s.oracle.ask(channel, asked...)
+	fin := s.fake.expect(channel, path, th.thread)
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": p.slackID, "team_id": "T1"}, "api_app_id": "A1",
 		"container":  map[string]any{"type": "message", "message_ts": th.ts, "channel_id": channel, "thread_ts": th.thread},

@@ -53,6 +53,7 @@ type fakeSlack struct {
 type slackFinal struct {
 	ts       string
 	answerID int64
+	text     string // the final reply's text and blocks
 }
 
 func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
@@ -298,7 +299,7 @@ func (f *fakeSlack) message(method string, r *http.Request, issued time.Time) ma
 		return f.org.slackReadersLocked(channel)
 	})
 	if finalWrite(r) {
-		f.final(channel, slackFinal{ts: ts, answerID: explainAnswerID(blocks)})
+		f.final(channel, slackFinal{ts: ts, answerID: explainAnswerID(blocks), text: text + "\n" + blocks})
 	} else if f.replyWithdrawn(channel, ts, text) {
 		f.final(channel, slackFinal{ts: ts})
 	}

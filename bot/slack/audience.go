@@ -217,14 +217,14 @@ func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) 
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			a.withdrawAll(context.WithoutCancel(ctx), team, channel)
+			a.withdrawAllAfterJoin(context.WithoutCancel(ctx), team, channel)
 			return
 		}
 		err = a.checkJoined(ctx, team, channel, user)
 	}
 	if err != nil {
 		a.logger.ErrorContext(ctx, "check slack channel after a join failed; withdrawing its answers", slog.String("channel_id", channel), slog.Any("error", err))
-		a.withdrawAll(ctx, team, channel)
+		a.withdrawAllAfterJoin(ctx, team, channel)
 	}
 }
 
@@ -250,14 +250,22 @@ func (a *Adapter) checkJoined(ctx context.Context, team, channel, user string) e
 
 // withdrawAll withdraws every answer shown in channel that used a document: as if a reader who
 // may read nothing had joined. The channel's next question records its real readers again.
-func (a *Adapter) withdrawAll(ctx context.Context, team, channel string) {
+func (a *Adapter) withdrawAll(ctx context.Context, team, channel string) error {
 	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, []rag.Scope{{}})
 	if err != nil {
-		a.logger.ErrorContext(ctx, "withdraw slack answers", slog.String("channel_id", channel), slog.Any("error", err))
-		return
+		return fmt.Errorf("withdraw answers in %s: %w", channel, err)
 	}
 	for _, red := range reds {
 		a.showRedaction(ctx, red)
+	}
+	return nil
+}
+
+// withdrawAllAfterJoin is withdrawAll for a join whose check failed: nothing retries it but
+// the sweep, so its failure is logged here.
+func (a *Adapter) withdrawAllAfterJoin(ctx context.Context, team, channel string) {
+	if err := a.withdrawAll(ctx, team, channel); err != nil {
+		a.logger.ErrorContext(ctx, "withdraw slack answers after a join", slog.String("channel_id", channel), slog.Any("error", err))
 	}
 }
 

@@ -155,8 +155,10 @@ func (e streamError) Error() string { return string(e) }
 // finish writes the final reply: chat.stopStream with the rest of the text, the sources and the
 // feedback buttons; when the final text differs from what streamed (citations removed, the
 // model timed out), the message is then rewritten with chat.update. With nothing streamed
-// (a reason, or an answer faster than the first tick) it is posted as one message. It may be
-// called again after a panic.
+// (a reason, or an answer faster than the first tick) it is posted as one message. When Slack
+// refuses both the stop and the update, it tries once more, then posts ReasonInternalError in
+// the thread, so the asker is never left with a stale or empty stream (as reply.finish does
+// for a placeholder). It may be called again after a panic.
 func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 	s.writer.close()
 	s.mu.Lock()
@@ -167,21 +169,11 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 		return
 	}
 	a := s.a
-	blocks, fallback := renderReplyWith(out, replyStyle{feedbackButtons: true})
 	if ts == "" {
 		r := a.prepareReply(s.q)
 		r.style = replyStyle{feedbackButtons: true}
 		r.finish(ctx, out)
 		return
-	}
-	tail := blocks[len(blocks)-len(tailBlocks(out, replyStyle{feedbackButtons: true})):]
-	same := strings.TrimSpace(text) == strings.TrimSpace(out.Text)
-	opts := []slack.MsgOption{}
-	if same && sent < len(text) {
-		opts = append(opts, slack.MsgOptionMarkdownText(escape(text[sent:])))
-	}
-	if same && len(tail) > 0 {
-		opts = append(opts, slack.MsgOptionBlocks(tail...))
 	}
 	if out.AnswerID != 0 {
 		// Recorded before the writes, so that a withdrawal edits this message.
@@ -189,29 +181,77 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 			a.logger.ErrorContext(ctx, "record slack answer message", slog.Int64("answer_id", out.AnswerID), slog.Any("error", err))
 		}
 	}
-	err := a.writeAnswer(ctx, out.AnswerID, func() error {
-		_, _, err := a.api.StopStreamContext(ctx, s.q.channel, ts, opts...)
-		return err
-	})
-	if errors.Is(err, bot.ErrWriteWithdrawn) {
-		return
+	f := finalStreamWrite{s: s, ts: ts, text: text, sent: sent, out: out}
+	err := f.write(ctx)
+	if bot.Refused(err) {
+		a.logger.WarnContext(ctx, "write slack answer over its stream; trying once more", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+		err = f.write(ctx)
 	}
-	if err != nil {
-		a.logger.WarnContext(ctx, "stop slack stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+	if bot.Refused(err) {
+		a.logger.ErrorContext(ctx, "write slack answer over its stream; posting a short error instead", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+		reason := bot.Outgoing{Text: bot.ReasonText(out.Lang, bot.ReasonInternalError), Lang: out.Lang, Reason: bot.ReasonInternalError}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second) // even when the work ran out of time
+		defer cancel()
+		if err := a.prepareReply(s.q).write(ctx, 0, reason); err != nil {
+			a.logger.ErrorContext(ctx, "post slack error reply", slog.String("channel_id", s.q.channel), slog.Any("error", err))
+		}
+	}
+	a.trace("final", s.q.received)
+}
+
+// finalStreamWrite is one attempt at a stream's final write (see stream.finish); stopped
+// carries over to the next attempt, so that a stream Slack already stopped is only updated.
+type finalStreamWrite struct {
+	s       *stream
+	ts      string
+	text    string // what streamed
+	sent    int
+	out     bot.Outgoing
+	stopped bool
+}
+
+// write stops the stream and, when the final text differs from what streamed or the stop was
+// refused, writes the whole reply over it. It returns the error of the last write tried.
+func (f *finalStreamWrite) write(ctx context.Context) error {
+	a, q, out := f.s.a, f.s.q, f.out
+	blocks, fallback := renderReplyWith(out, replyStyle{feedbackButtons: true})
+	same := strings.TrimSpace(f.text) == strings.TrimSpace(out.Text)
+	var err error
+	if !f.stopped {
+		tail := blocks[len(blocks)-len(tailBlocks(out, replyStyle{feedbackButtons: true})):]
+		opts := []slack.MsgOption{}
+		if same && f.sent < len(f.text) {
+			opts = append(opts, slack.MsgOptionMarkdownText(escape(f.text[f.sent:])))
+		}
+		if same && len(tail) > 0 {
+			opts = append(opts, slack.MsgOptionBlocks(tail...))
+		}
+		err = a.writeAnswer(ctx, out.AnswerID, func() error {
+			_, _, err := a.api.StopStreamContext(ctx, q.channel, f.ts, opts...)
+			return err
+		})
+		if errors.Is(err, bot.ErrWriteWithdrawn) {
+			return err
+		}
+		if err != nil {
+			a.logger.WarnContext(ctx, "stop slack stream", slog.String("channel_id", q.channel), slog.Any("error", err))
+		}
+		f.stopped = err == nil
+	}
+	if same && f.stopped {
+		return nil
 	}
 	id := out.AnswerID
 	if errors.Is(err, bot.ErrWriteUnchecked) {
 		blocks, fallback = renderReplyWith(notRecorded(out), replyStyle{})
 		id = 0 // a short error, no answer text
 	}
-	if !same || err != nil {
-		err = a.writeAnswer(ctx, id, func() error {
-			_, _, _, err := a.api.UpdateMessageContext(ctx, s.q.channel, ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
-			return err
-		})
-		if err != nil && !errors.Is(err, bot.ErrWriteWithdrawn) {
-			a.logger.ErrorContext(ctx, "write slack answer over its stream", slog.String("channel_id", s.q.channel), slog.Any("error", err))
-		}
+	err = a.writeAnswer(ctx, id, func() error {
+		_, _, _, err := a.api.UpdateMessageContext(ctx, q.channel, f.ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+		return err
+	})
+	if err != nil && !errors.Is(err, bot.ErrWriteWithdrawn) {
+		a.logger.WarnContext(ctx, "write slack answer over its stream", slog.String("channel_id", q.channel), slog.Any("error", err))
 	}
-	a.trace("final", s.q.received)
+	return err
 }

@@ -22,11 +22,7 @@ func (a *Adapter) Sweep(ctx context.Context) (bot.SweepResult, error) {
 		return bot.SweepResult{}, err
 	}
 	return bot.SweepChannels(ctx, channels, bot.SweptChannels{Platform: platform, Logger: a.logger,
-		Check: a.sweepChannel, CannotSee: cannotSee,
-		WithdrawAll: func(ctx context.Context, team, channel string) error {
-			a.withdrawAll(ctx, team, channel) // logs its own failure; the channel counts as closed
-			return nil
-		}})
+		Check: a.sweepChannel, CannotSee: cannotSee, WithdrawAll: a.withdrawAll})
 }
 
 // sweepChannel checks one channel's answers against who reads it now. It returns an error when

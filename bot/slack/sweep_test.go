@@ -99,3 +99,47 @@ func TestSweepRetriesAPassingFailure(t *testing.T) {
 		t.Fatalf("a complete run was repeated within its interval: ran %v, %v", ran, err)
 	}
 }
+
+// TestSweepCountsAFailedWithdrawalAsFailed: Slack says the channel is not found, and the database
+// refuses the withdrawal of its answers. The hr answer is still shown, so the run is incomplete
+// (an error, not recorded as complete) and redone at once: that run withdraws it. Counted as
+// Closed, the run was recorded complete and the answer stayed visible until the next interval.
+func TestSweepCountsAFailedWithdrawalAsFailed(t *testing.T) {
+	t.Parallel()
+	a := setup(t)
+	ctx := context.Background()
+	hr := a.mention(t, "EvW5", "CHR", "UHR", salaryQuestion)
+	if !hrLeak(hr.Form["blocks"]) {
+		t.Fatalf("setup: %s", hr.Form["blocks"])
+	}
+	// A real refusal from PostgreSQL of any withdrawal, until the trigger is dropped.
+	if _, err := a.env.Pool.Exec(ctx, `
+		CREATE FUNCTION refuse_withdrawal() RETURNS trigger LANGUAGE plpgsql AS
+			$$ BEGIN RAISE EXCEPTION 'withdrawal refused by the test'; END $$;
+		CREATE TRIGGER refuse_withdrawal BEFORE UPDATE ON bot_answers FOR EACH ROW
+			WHEN (OLD.redacted_at IS NULL AND NEW.redacted_at IS NOT NULL) EXECUTE FUNCTION refuse_withdrawal();`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := bot.NewSweeper(a.env.Bot, "slack", a.adapter, bot.SweeperOptions{Every: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.fake.errorNext("conversations.info", "channel_not_found", 1)
+	if ran, err := s.RunOnce(ctx); !ran || err == nil {
+		t.Fatalf("sweep with a refused withdrawal: ran %v, error %v; want an incomplete run", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
+		t.Fatalf("setup: the refused withdrawal edited the answer %d times", n)
+	}
+	if _, err := a.env.Pool.Exec(ctx, `DROP TRIGGER refuse_withdrawal ON bot_answers`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // the retry delay: Every/5, at least 1s
+	a.fake.errorNext("conversations.info", "channel_not_found", 1)
+	if ran, err := s.RunOnce(ctx); !ran || err != nil {
+		t.Fatalf("retry: ran %v, %v", ran, err)
+	}
+	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
+		t.Fatalf("the retried sweep withdrew the hr answer %d times, want 1", n)
+	}
+}
