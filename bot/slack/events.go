@@ -121,13 +121,33 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 	if len(mentioned) > 0 || q.threadTS == "" || strings.Contains(q.text, "<!") {
 		return question{}, false // talking to someone else, or not in a thread
 	}
-	answered, err := a.opts.Store.HasTurns(ctx, a.conversation(q))
+	answered, err := a.hasTurns(ctx, a.conversation(q))
 	if err != nil {
 		a.logger.ErrorContext(ctx, "look up thread", slog.String("channel_id", e.Channel), slog.Any("error", err))
 		return question{}, false
 	}
 	return q, answered
 }
+
+// hasTurns reports whether cita answered in conv, asking the database a second time after a
+// short wait when the first try fails: a message in a thread is addressed to cita only if it
+// answered there, so a failed lookup cannot be answered with a reason (it may be people talking
+// among themselves) and would leave a real follow-up in silence.
+func (a *Adapter) hasTurns(ctx context.Context, conv bot.ConversationKey) (bool, error) {
+	answered, err := a.opts.Store.HasTurns(ctx, conv)
+	if err == nil {
+		return answered, nil
+	}
+	select {
+	case <-ctx.Done():
+		return false, err
+	case <-time.After(lookupRetryWait):
+	}
+	return a.opts.Store.HasTurns(ctx, conv)
+}
+
+// lookupRetryWait is how long a failed thread lookup waits before its one retry.
+const lookupRetryWait = 200 * time.Millisecond
 
 // unanswerable is the reason q gets instead of an answer, or ReasonNone: a file shared without
 // a question (cita answers from the indexed documents, not from attachments), or an edited
