@@ -76,6 +76,10 @@ func TestBenchCorpus(t *testing.T) {
 	t.Run("translation compare, long questions only", func(t *testing.T) {
 		dir := t.TempDir()
 		var corpus, queries strings.Builder
+		// Bilingual: an English question is translated only when Spanish documents are readable.
+		for i := range 4 {
+			fmt.Fprintf(&corpus, `{"_id":"e%d","title":"Política %d","text":"La política de viajes número %d: los gastos de más de %d euros necesitan la aprobación del equipo de finanzas antes del viaje."}`+"\n", i, i, i, 100*i)
+		}
 		for i := range 8 {
 			fmt.Fprintf(&corpus, `{"_id":"d%d","title":"Policy %d","text":"Travel policy number %d: expenses over %d euros need the approval of the finance team before the trip."}`+"\n", i, i, i, 100*i)
 		}
