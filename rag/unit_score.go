@@ -41,7 +41,7 @@ type sourceUnits struct {
 	doc     stemBag   // the title and the parent sections
 }
 
-func prepareSources(sources []Source, questionLang string, langs []string) [][]sourceUnits {
+func prepareSources(sources []Source, langs []string) [][]sourceUnits {
 	units := make([][]answerUnit, len(sources))
 	for si, s := range sources {
 		units[si] = answerUnitsOf(s.Content)
@@ -87,7 +87,6 @@ func prepareSources(sources []Source, questionLang string, langs []string) [][]s
 			out[li][si] = su
 		}
 	}
-	_ = questionLang
 	return out
 }
 
@@ -101,7 +100,7 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scor
 			langs = append(langs, v.lang)
 		}
 	}
-	prepared := prepareSources(sources, variants[0].lang, langs)
+	prepared := prepareSources(sources, langs)
 	common := commonNames(prepared[0], variants)
 	rarity := make([]map[string]float64, len(variants))
 	for i, v := range variants {

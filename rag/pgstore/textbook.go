@@ -45,7 +45,7 @@ func (s *Store) SearchTextbook(ctx context.Context, question, lang string, vec [
 	from, until := periodArgs(scope)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL hnsw.ef_search = %d; SET LOCAL hnsw.iterative_scan = relaxed_order", max(s.EfSearch, perArm))); err != nil {
+		if _, err := tx.Exec(ctx, hnswSettings(max(s.EfSearch, perArm))); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, fmt.Sprintf(textbookSQL, s.vectorExpr, s.modelLit),

@@ -29,6 +29,13 @@ const (
 		WHERE ` + vectorFilter + ` AND $4::int IS NOT NULL ORDER BY dist, id LIMIT $3`
 )
 
+// hnswSettings are the index scan's settings for a search wanting ef candidates: relaxed_order
+// lets the scan go on past ef_search when the filter drops candidates, and the caller's outer
+// ORDER BY restores exact order.
+func hnswSettings(ef int) string {
+	return fmt.Sprintf("SET LOCAL hnsw.ef_search = %d; SET LOCAL hnsw.iterative_scan = relaxed_order", ef)
+}
+
 // vectorQuery is one way of running the vector arm: a statement above and the planner settings
 // it runs under.
 type vectorQuery struct {
@@ -46,7 +53,7 @@ func (s *Store) SearchVector(ctx context.Context, vec []float32, scope rag.Scope
 		name: "vector search",
 		// relaxed_order lets the scan go on past ef_search when the filter drops candidates, and
 		// the outer ORDER BY restores exact order.
-		settings: fmt.Sprintf("SET LOCAL hnsw.ef_search = %d; SET LOCAL hnsw.iterative_scan = relaxed_order", max(s.EfSearch, k)),
+		settings: hnswSettings(max(s.EfSearch, k)),
 		sql:      fmt.Sprintf(indexedVectorSQL, s.vectorExpr, s.modelLit),
 		args:     []any{k, k * s.Overfetch},
 	})
