@@ -110,6 +110,7 @@ const (
 const (
 	OutcomeAnswered    = "answered"
 	OutcomeAbstained   = "abstained"
+	OutcomeHedged      = "hedged" // the closest passages, which may not answer (rag.Answer.Hedged)
 	OutcomeError       = "error"
 	OutcomeBusy        = "busy"
 	OutcomeRateLimited = "rate_limited"
@@ -123,6 +124,9 @@ func (o Outgoing) Outcome() string {
 	case ReasonNone:
 		if o.Abstained {
 			return OutcomeAbstained
+		}
+		if o.Hedged {
+			return OutcomeHedged
 		}
 		return OutcomeAnswered
 	case ReasonEmptyIndex:
@@ -151,7 +155,9 @@ type Outgoing struct {
 	Sources       []rag.Source
 	Abstained     bool
 	AbstainReason string
-	Reason        Reason
+	// Hedged: the closest passages found, which may not answer the question (rag.Answer.Hedged).
+	Hedged bool
+	Reason Reason
 	// AnswerID identifies the stored answer record for feedback buttons and the "how I answered"
 	// view; 0 when nothing was recorded (a reason reply, or the store failed).
 	AnswerID int64

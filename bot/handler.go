@@ -173,7 +173,7 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 		return reply(ReasonModelFailure)
 	}
 	out := Outgoing{Text: ans.Text, Lang: ans.Lang, Sources: ans.Sources, Abstained: ans.Abstained,
-		AbstainReason: ans.AbstainReason, Answer: ans}
+		AbstainReason: ans.AbstainReason, Hedged: ans.Hedged, Answer: ans}
 	if out.Lang == "" {
 		out.Lang = lang
 	}

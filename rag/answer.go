@@ -41,7 +41,12 @@ type Answer struct {
 	Sources         []Source // only the sources the text cites, numbered strongest first
 	Abstained       bool
 	AbstainReason   string // "weak_evidence", "no_results", "no_valid_citation", ...
-	Evidence        float64
+	// Hedged says the evidence fell in the uncertain band: Text gives the closest passages found,
+	// cited, under a line saying they may not answer the question. A hedged reply is neither an
+	// answer nor an abstention: it is never cached as an answer, is shown visibly differently on
+	// every surface, and is counted on its own.
+	Hedged   bool
+	Evidence float64
 	// Answerability is what the direct-answer passage says of the question, beside Evidence.
 	Answerability Answerability
 	// Threshold is the relevance guard's threshold applied to Evidence: the offline one

@@ -160,7 +160,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 		Throughput: res.Throughput(), WallS: res.Wall.Seconds(),
 		FinalP50: ms(slackload.Percentile(res.Final, 50)), FinalP95: ms(slackload.Percentile(res.Final, 95)), FinalP99: ms(slackload.Percentile(res.Final, 99)),
 		FirstP50: ms(slackload.Percentile(res.Placeholder, 50)), FirstP95: ms(slackload.Percentile(res.Placeholder, 95)),
-		PipelinePerS: float64(tally.Outcomes()[bot.OutcomeAnswered]+tally.Outcomes()[bot.OutcomeAbstained]) / res.Wall.Seconds(),
+		PipelinePerS: float64(tally.Outcomes()[bot.OutcomeAnswered]+tally.Outcomes()[bot.OutcomeHedged]+tally.Outcomes()[bot.OutcomeAbstained]) / res.Wall.Seconds(),
 		Assistant:    *assistant, FakeModel: *fakeModel, NativeStreams: res.Calls["chat.startStream"],
 		StatusP50: ms(slackload.Percentile(res.Status, 50)), StatusP95: ms(slackload.Percentile(res.Status, 95)),
 		WordsP50: ms(slackload.Percentile(res.FirstWords, 50)), WordsP95: ms(slackload.Percentile(res.FirstWords, 95)),
