@@ -33,6 +33,7 @@ type fakeDiscord struct {
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
 	slow     map[string]time.Duration     // "METHOD path" -> how long the next request takes, once
+	blocked  map[string][2]chan struct{}  // "METHOD path" -> the next request closes [0] and waits for [1] to close, once
 	shown    map[string]json.RawMessage   // message id -> the body of the edit applied last
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
 	byID     map[string]*gatewaySession   // the live connection of each gateway session id
@@ -62,7 +63,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, blocked: map[string][2]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
 		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
@@ -230,8 +231,14 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Lock()
 		delay := f.slow[key]
 		delete(f.slow, key)
+		block, blocked := f.blocked[key]
+		delete(f.blocked, key)
 		f.mu.Unlock()
 		time.Sleep(delay) // the request is applied when it completes, after any quicker one
+		if blocked {
+			close(block[0])
+			<-block[1]
+		}
 		f.mu.Lock()
 		retry, throttled := f.throttle[key]
 		delete(f.throttle, key)
@@ -294,6 +301,16 @@ func (f *fakeDiscord) slowNext(method, path string, d time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.slow[method+" "+path] = d
+}
+
+// blockNext makes the next request of method to path wait until release is closed; reached is
+// closed when that request arrives.
+func (f *fakeDiscord) blockNext(method, path string) (reached, release chan struct{}) {
+	reached, release = make(chan struct{}), make(chan struct{})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.blocked[method+" "+path] = [2]chan struct{}{reached, release}
+	return reached, release
 }
 
 // shownIn returns the body of the edit message id shows now (nil when never edited).
