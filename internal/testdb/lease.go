@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/citahq/cita/internal/pgcluster"
 )
@@ -21,9 +20,6 @@ import (
 // holds a lease, and holds the lock while it stops, so a process arriving meanwhile waits and
 // then starts the cluster again.
 
-// leasePollInterval is how often AcquireLease retries while the cluster is being stopped.
-const leasePollInterval = 50 * time.Millisecond
-
 // LeasePath returns the lease file of the shared test cluster: SharedClusterDir() + ".lease".
 func LeasePath() string { return SharedClusterDir() + ".lease" }
 
@@ -36,26 +32,11 @@ type Lease struct{ f *os.File }
 func AcquireLease(ctx context.Context) (*Lease, error) { return acquireLease(ctx, LeasePath()) }
 
 func acquireLease(ctx context.Context, path string) (*Lease, error) {
-	f, err := openLeaseFile(path)
+	f, err := pgcluster.LockFile(ctx, path, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lease the test cluster (waiting while it stops): %w", err)
 	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-		if err == nil {
-			return &Lease{f: f}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			_ = f.Close()
-			return nil, fmt.Errorf("lease the test cluster (%s): %w", f.Name(), err)
-		}
-		select {
-		case <-ctx.Done():
-			_ = f.Close()
-			return nil, fmt.Errorf("wait for the test cluster to stop before starting it again (%s): %w", f.Name(), ctx.Err())
-		case <-time.After(leasePollInterval):
-		}
-	}
+	return &Lease{f: f}, nil
 }
 
 // Release gives the lease back. A process that ends releases its leases too.
