@@ -2,7 +2,11 @@ package config
 
 import "fmt"
 
-// AnswersConfig tunes when cita answers and when it says it could not find the answer.
+// AnswersConfig tunes when cita answers and when it says it could not find the answer. Both
+// settings change what an answer says, so cmd/cita hands them to the answering pipeline
+// (rag.PipelineOptions), and min_evidence is part of the answer cache's variant; a setting that
+// only changes how a reply is shown belongs to the chat adapters instead (see
+// docs/configuration.md, "Every section, its page, and the layer that owns it").
 //
 //	answers:
 //	  min_evidence: 0.20        # the offline relevance guard's threshold; `cita calibrate` suggests one
@@ -18,7 +22,7 @@ type AnswersConfig struct {
 
 func (a AnswersConfig) validate() []error {
 	var errs []error
-	if a.MinEvidence < 0 || a.MinEvidence > 1.5 {
+	if a.MinEvidence != 0 && (a.MinEvidence < 0.01 || a.MinEvidence > 1.5) {
 		errs = append(errs, fmt.Errorf("answers.min_evidence: %g is out of range; use 0.01-1.5 (0 means the default); `cita calibrate` suggests one", a.MinEvidence))
 	}
 	if a.MaxQuestionChars != 0 && (a.MaxQuestionChars < 100 || a.MaxQuestionChars > 40000) {

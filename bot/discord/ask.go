@@ -63,7 +63,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	visibleInChannel := visible && aud.thread == nil
-	threadButton := visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton
+	threadButton := visibleInChannel && out.FromPipeline() && a.opts.Threads == ThreadsButton
 	var msg *discordgo.Message
 	var parts []string
 	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
@@ -106,7 +106,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	if visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
 		a.recheck(ctx, i.GuildID, aud, version, out.AnswerID)
 	}
-	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
+	if visibleInChannel && out.FromPipeline() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
 		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
 			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
 		}

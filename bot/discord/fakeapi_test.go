@@ -33,6 +33,7 @@ type fakeDiscord struct {
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
 	slow     map[string]time.Duration     // "METHOD path" -> how long the next request takes, once
+	slowSeen map[string]chan struct{}     // "METHOD path" -> closed when that slow request arrives
 	blocked  map[string][2]chan struct{}  // "METHOD path" -> the next request closes [0] and waits for [1] to close, once
 	shown    map[string]json.RawMessage   // message id -> the body of the edit applied last
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
@@ -63,7 +64,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, blocked: map[string][2]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, slowSeen: map[string]chan struct{}{}, blocked: map[string][2]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
 		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
@@ -231,6 +232,10 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Lock()
 		delay := f.slow[key]
 		delete(f.slow, key)
+		if seen, ok := f.slowSeen[key]; ok && delay > 0 {
+			close(seen)
+			delete(f.slowSeen, key)
+		}
 		block, blocked := f.blocked[key]
 		delete(f.blocked, key)
 		f.mu.Unlock()
@@ -296,11 +301,15 @@ func (f *fakeDiscord) apply(path string, body []byte) {
 	f.mu.Unlock()
 }
 
-// slowNext makes the next request of method to path take d before Discord applies it.
-func (f *fakeDiscord) slowNext(method, path string, d time.Duration) {
+// slowNext makes the next request of method to path take d before Discord applies it. The
+// channel it returns is closed when that request arrives (it is then in flight for d).
+func (f *fakeDiscord) slowNext(method, path string, d time.Duration) <-chan struct{} {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.slow[method+" "+path] = d
+	seen := make(chan struct{})
+	f.slowSeen[method+" "+path] = seen
+	return seen
 }
 
 // blockNext makes the next request of method to path wait until release is closed; reached is

@@ -56,7 +56,7 @@ func TestSourcesEmbedStaysWithinLimits(t *testing.T) {
 		sources = append(sources, rag.Source{N: n, Hit: rag.Hit{Title: strings.Repeat("T*", 150), Section: strings.Repeat("s", 300),
 			URL: fmt.Sprintf("https://docs.example.com/%d_(x)", n), UpdatedAt: time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)}})
 	}
-	e := sourcesEmbed(sources)
+	e := sourcesEmbed(sources, accentColor)
 	if units(e.Description) > maxEmbedDescription || units(e.Title)+units(e.Description) > maxEmbedTotal {
 		t.Fatalf("embed of %d units over the limits", units(e.Description))
 	}

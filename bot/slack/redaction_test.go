@@ -205,13 +205,13 @@ func TestFailedNoticeIsRetriedAtTheNextQuestion(t *testing.T) {
 	t.Parallel()
 	a := setup(t)
 	hr := a.mention(t, "EvZ1", "CHR", "UHR", salaryQuestion)
-	time.Sleep(300 * time.Millisecond) // the answer's own re-check after saving is over
+	a.settle(t) // the answer's own re-check after saving is over
 	// The join's withdrawal edits the message, and its check of the channel retries the edit:
 	// Slack refuses both.
 	a.fake.failNext("chat.update", 2)
 	a.join(t, "EvZ2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	a.fake.waitFor("the refused edits", 10*time.Second, func() bool { return len(a.redactions("CHR", hr.Form["ts"])) >= 2 })
-	time.Sleep(100 * time.Millisecond)
+	a.settle(t)
 	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 2 {
 		t.Fatalf("%d notices recorded by the fake; want only the two refused ones", n)
 	}

@@ -163,8 +163,8 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 
 // write writes out as answer id's final reply (see finish).
 func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
-	blocks, fallback := renderReplyWith(out, r.style)
-	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
+	rendered := renderReplyWith(out, r.style)
+	opts := []slack.MsgOption{slack.MsgOptionText(rendered.fallback, false), slack.MsgOptionBlocks(rendered.blocks()...)}
 	if r.ts != "" {
 		err := r.a.writeAnswer(ctx, id, func() error {
 			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)

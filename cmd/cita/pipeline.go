@@ -73,9 +73,11 @@ func currentVersions() composerVersions {
 
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt version), the reranker, the embedding model and dimension, and the query translator.
-// Answers cached under another variant are never served. Parts are length-prefixed, so no value
-// can pose as another part.
+// prompt version), the reranker, the relevance guard's threshold (answers.min_evidence, the
+// default when unset), the embedding model and dimension, and the query translator. Answers
+// cached under another variant are never served. Parts are length-prefixed, so no value can pose
+// as another part. A new setting that changes what an answer says belongs here too (see
+// docs/configuration.md); one that only changes how a reply is shown does not.
 func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions) string {
 	parts := []string{"extractive", v.Extractive}
 	if cfg.Chat.BaseURL != "" {
@@ -87,6 +89,11 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v
 	if r := cfg.Rerank; r.BaseURL != "" {
 		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
 	}
+	minEvidence := cfg.Answers.MinEvidence
+	if minEvidence == 0 {
+		minEvidence = rag.DefaultMinEvidence
+	}
+	parts = append(parts, "min_evidence", strconv.FormatFloat(minEvidence, 'g', -1, 64))
 	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator)
 	var b strings.Builder
 	for _, p := range parts {
