@@ -66,13 +66,13 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	threadButton := visibleInChannel && out.FromPipeline() && a.opts.Threads == ThreadsButton
 	var msg *discordgo.Message
 	var parts []string
-	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
+	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton, a.display())
 	edit := func() error {
 		var err error
 		if v2 {
 			msg, err = a.editOriginalV2(ctx, i, components, private)
 		} else {
-			r := renderReply(withDiscordHint(out), questionHeader(question), threadButton)
+			r := renderReply(withDiscordHint(out), questionHeader(question), threadButton, a.display())
 			msg, err = a.editOriginal(ctx, i, &discordgo.WebhookEdit{
 				Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
 			})

@@ -32,14 +32,23 @@ type answerLayout struct {
 	withThread bool // the buttons include "Continue in thread"
 }
 
+// display is what the adapter's options add to replies (Options.Disclaimer).
+type display struct {
+	disclaimer string
+}
+
+// display is the adapter's display options.
+func (a *Adapter) display() display { return display{disclaimer: a.opts.Disclaimer} }
+
 // layoutOf decides what reply r shows under header, by kind (bot.ReplyKind):
-//   - an answer: the text, its sources, 👍 / 👎 / How I answered (and Continue in thread);
+//   - an answer: the text, the disclaimer when one is set (d), its sources, 👍 / 👎 / How I
+//     answered (and Continue in thread);
 //   - a hedged reply: as an answer, with a warning line after the text and an amber accent;
 //   - "I couldn't find this": the text and the buttons, no sources;
 //   - a reason: the text alone.
 //
 // Anything new shown with a reply on Discord (a line under every answer, say) is added here.
-func layoutOf(r bot.Outgoing, header string, withThreadButton bool) answerLayout {
+func layoutOf(r bot.Outgoing, header string, withThreadButton bool, d display) answerLayout {
 	l := answerLayout{header: header, text: r.Text, accent: accentColor, withThread: withThreadButton}
 	switch r.Kind() {
 	case bot.ReplyHedged:
@@ -49,6 +58,9 @@ func layoutOf(r bot.Outgoing, header string, withThreadButton bool) answerLayout
 	case bot.ReplyAnswer:
 		l.sources = r.Sources
 	case bot.ReplyNotFound, bot.ReplyReason:
+	}
+	if d.disclaimer != "" && r.CitesPassages() {
+		l.after = append(l.after, "-# "+escapeMarkdown(d.disclaimer))
 	}
 	if r.AnswerID != 0 && r.FromPipeline() {
 		l.answerID = r.AnswerID

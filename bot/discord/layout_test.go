@@ -30,7 +30,7 @@ func TestLayoutOfByKind(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			l := layoutOf(tc.out, "", false)
+			l := layoutOf(tc.out, "", false, display{})
 			flagged := len(l.after) == 1 && strings.Contains(l.after[0], "⚠️") && l.accent == hedgeColor
 			if flagged != tc.hedged || (!tc.hedged && (len(l.after) != 0 || l.accent != accentColor)) {
 				t.Errorf("after %q, accent %#x: hedged shown %v, want %v", l.after, l.accent, flagged, tc.hedged)
@@ -65,7 +65,7 @@ func TestLongHedgedReplyKeepsItsWarning(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			out := bot.Outgoing{Text: tc.text, Lang: "en", Sources: layoutSources, AnswerID: 3, Hedged: true}
-			r := renderReply(out, "> q?\n", false)
+			r := renderReply(out, "> q?\n", false, display{})
 			if len(r.Parts) != tc.parts {
 				t.Fatalf("%d messages, want %d", len(r.Parts), tc.parts)
 			}
@@ -88,7 +88,7 @@ func TestLongHedgedReplyKeepsItsWarning(t *testing.T) {
 		})
 	}
 	// An answer that fills its last message exactly is unchanged by the layout: no empty part.
-	plain := renderReply(bot.Outgoing{Text: strings.Repeat("x", maxContent), AnswerID: 3}, "", false)
+	plain := renderReply(bot.Outgoing{Text: strings.Repeat("x", maxContent), AnswerID: 3}, "", false, display{})
 	if len(plain.Parts) != 1 || units(plain.Parts[0]) != maxContent {
 		t.Fatalf("an answer of exactly one message became %d parts", len(plain.Parts))
 	}
@@ -99,7 +99,7 @@ func TestLongHedgedReplyKeepsItsWarning(t *testing.T) {
 func TestHedgedReplyInComponentsV2(t *testing.T) {
 	t.Parallel()
 	out := bot.Outgoing{Text: "22 days [1].", Lang: "en", Sources: layoutSources, AnswerID: 3, Hedged: true}
-	components, ok := layoutV2(out, "> q?\n", false)
+	components, ok := layoutV2(out, "> q?\n", false, display{})
 	if !ok {
 		t.Fatal("a hedged reply with sources was not laid out as V2")
 	}
@@ -118,5 +118,71 @@ func TestHedgedReplyInComponentsV2(t *testing.T) {
 	}
 	if messageText(&discordgo.Message{Components: components}) != first.Content {
 		t.Fatal("the message's text (what follow-ups read) is not the answer's")
+	}
+}
+
+// TestDisclaimerInBothLayouts: discord.disclaimer follows the text of every answer and hedged
+// reply, in both layouts, escaped, and survives the long-answer cut; "I couldn't find this"
+// and reasons carry none.
+func TestDisclaimerInBothLayouts(t *testing.T) {
+	t.Parallel()
+	d := display{disclaimer: "Generated from *our* handbook: check the source."}
+	const shown = `-# Generated from \*our\* handbook: check the source.`
+	answer := bot.Outgoing{Text: "22 days [1].", Lang: "en", Sources: layoutSources, AnswerID: 3}
+	hedged := answer
+	hedged.Hedged = true
+	long := answer
+	long.Text = strings.Repeat(strings.Repeat("Vacation days are counted in business days. ", 40)+"\n\n", 12)
+	for _, tc := range []struct {
+		name string
+		out  bot.Outgoing
+		want bool
+	}{
+		{"answer", answer, true},
+		{"hedged", hedged, true},
+		{"long answer, cut", long, true},
+		{"not found", bot.Outgoing{Text: "I couldn't find this.", Abstained: true, AnswerID: 3}, false},
+		{"reason", bot.ReasonReply("salary?", bot.ReasonBusy), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := renderReply(tc.out, "> q?\n", false, d)
+			last := r.Parts[len(r.Parts)-1]
+			if got := strings.HasSuffix(last, shown); got != tc.want {
+				t.Errorf("text layout shows the disclaimer last: %v, want %v: …%q", got, tc.want, last[max(0, len(last)-200):])
+			}
+			if strings.Count(strings.Join(r.Parts, ""), "Generated from") > 1 {
+				t.Error("the disclaimer is shown twice")
+			}
+			components, v2 := layoutV2(tc.out, "> q?\n", false, d)
+			if !v2 {
+				return
+			}
+			raw, _ := json.Marshal(components)
+			if got := strings.Contains(string(raw), "Generated from"); got != tc.want {
+				t.Errorf("V2 layout shows the disclaimer: %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if l := layoutOf(hedged, "", false, d); len(l.after) != 2 || !strings.Contains(l.after[0], "⚠️") || l.after[1] != shown {
+		t.Errorf("hedged reply's lines after the text: %q, want the warning, then the disclaimer", l.after)
+	}
+}
+
+// TestDisclaimerReachesAskReplies: Options.Disclaimer is what an /ask reply shows under the
+// answer, through the adapter (a.display), and not under "I couldn't find this".
+func TestDisclaimerReachesAskReplies(t *testing.T) {
+	t.Parallel()
+	e := setupE2E(t)
+	r := e.replica(t, false, nil, func(o *Options) { o.Disclaimer = "Generated from our handbook." })
+	answered := r.interact(t, interaction{ID: "701", Token: "tok-701", Channel: chGeneral, User: userPlain, Question: vacationQ})
+	raw, _ := json.Marshal(answered)
+	if !strings.Contains(string(raw), "-# Generated from our handbook.") {
+		t.Errorf("the answer lacks the disclaimer: %s", raw)
+	}
+	notFound := r.interact(t, interaction{ID: "702", Token: "tok-702", Channel: chGeneral, User: userPlain, Question: "What is the parking policy in our Tokyo office?"})
+	raw, _ = json.Marshal(notFound)
+	if !strings.Contains(string(raw), "find this") || strings.Contains(string(raw), "Generated from our handbook") {
+		t.Errorf("\"not found\" (want no disclaimer): %s", raw)
 	}
 }

@@ -33,8 +33,8 @@ type rendered struct {
 // layoutOf for what it shows). withThreadButton adds "Continue in thread". A text longer than
 // maxFollowUps+1 messages is cut with a note, before the lines that follow it (the hedge
 // warning, ...), which are always shown.
-func renderReply(r bot.Outgoing, header string, withThreadButton bool) rendered {
-	return layoutOf(r, header, withThreadButton).asText()
+func renderReply(r bot.Outgoing, header string, withThreadButton bool, d display) rendered {
+	return layoutOf(r, header, withThreadButton, d).asText()
 }
 
 // asText lays l out as text parts, a sources embed and buttons.

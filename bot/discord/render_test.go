@@ -84,7 +84,7 @@ func TestRenderReplyButtons(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := renderReply(tt.out, "> q\n", tt.thread)
+			r := renderReply(tt.out, "> q\n", tt.thread, display{})
 			got := 0
 			for _, id := range customIDs(map[string]any{"components": toJSONAny(t, r.Components)}) {
 				if _, ok := parseCustomID(id); !ok {

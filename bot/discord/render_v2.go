@@ -26,8 +26,8 @@ const (
 // renderReply. ok is false when the reply cites no sources (not found, a reason), was not
 // recorded, or does not fit Discord's limits (a long answer): the caller then lays it out with
 // renderReply.
-func layoutV2(r bot.Outgoing, header string, withThreadButton bool) (components []discordgo.MessageComponent, ok bool) {
-	l := layoutOf(r, header, withThreadButton)
+func layoutV2(r bot.Outgoing, header string, withThreadButton bool, d display) (components []discordgo.MessageComponent, ok bool) {
+	l := layoutOf(r, header, withThreadButton, d)
 	if len(l.sources) == 0 || l.answerID == 0 {
 		return nil, false
 	}

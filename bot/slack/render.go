@@ -40,11 +40,18 @@ func renderReply(out bot.Outgoing) ([]slack.Block, string) {
 	return r.blocks(), r.fallback
 }
 
-// replyStyle says how a reply's buttons look.
+// replyStyle says how what goes under a reply looks (see underAnswer).
 type replyStyle struct {
 	// feedbackButtons renders 👍/👎 as Slack's feedback_buttons element (in a context_actions
 	// block, as in assistant threads) instead of two plain buttons.
 	feedbackButtons bool
+	// disclaimer is Options.Disclaimer: a line under every reply that cites passages.
+	disclaimer string
+}
+
+// style is the adapter's reply style, with feedback_buttons or plain buttons.
+func (a *Adapter) style(feedbackButtons bool) replyStyle {
+	return replyStyle{feedbackButtons: feedbackButtons, disclaimer: a.opts.Disclaimer}
 }
 
 // slackReply is a reply laid out for Slack: the blocks of its text, the blocks under it
@@ -64,7 +71,8 @@ func (r slackReply) blocks() []slack.Block {
 // (renderReply), and a streamed reply, whose chat.stopStream carries exactly these blocks
 // (finalStreamWrite in stream.go). Anything shown under an answer is added here and nowhere
 // else, and is never cut: a long text gives way to it (renderReplyWith). By reply kind:
-//   - an answer: its sources, then 👍 / 👎 and "How I answered";
+//   - an answer: its sources, the disclaimer when one is set (Options.Disclaimer), then 👍 /
+//     👎 and "How I answered";
 //   - a hedged reply: a warning line first (bot.HedgeNote), then as an answer;
 //   - "I couldn't find this": 👍 / 👎 and "How I answered" (no sources);
 //   - a reason: nothing.
@@ -79,6 +87,10 @@ func underAnswer(out bot.Outgoing, style replyStyle) []slack.Block {
 			under = append(under, sourcesBlock(out.Sources)...)
 		}
 	case bot.ReplyNotFound, bot.ReplyReason:
+	}
+	if style.disclaimer != "" && out.CitesPassages() {
+		under = append(under, slack.NewContextBlock("cita_disclaimer",
+			slack.NewTextBlockObject(slack.MarkdownType, truncate(escape(style.disclaimer), maxSectionChars), false, false)))
 	}
 	if out.AnswerID != 0 && out.FromPipeline() {
 		if style.feedbackButtons {

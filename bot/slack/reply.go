@@ -42,7 +42,7 @@ type reply struct {
 
 // prepareReply returns q's reply before anything is posted (see post).
 func (a *Adapter) prepareReply(q question) *reply {
-	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, writer: newThrottledWriter()}
+	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, writer: newThrottledWriter(), style: a.style(false)}
 }
 
 // post shows the placeholder in the thread (or, when Slack refuses it, a 👀 reaction on the

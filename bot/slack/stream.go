@@ -135,7 +135,7 @@ func (s *stream) start(ctx context.Context, text, chunk string) {
 	}
 	a.logger.InfoContext(ctx, "slack native streaming unavailable; updating a message instead", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 	r := a.prepareReply(s.q)
-	r.style, r.initial = replyStyle{feedbackButtons: true}, text
+	r.style, r.initial = a.style(true), text
 	r.text.WriteString(text) // already shown by post: later deltas are appended to it
 	r.post(ctx, s.q.ts)
 	a.trace("first_words", s.q.received)
@@ -171,7 +171,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 	a := s.a
 	if ts == "" {
 		r := a.prepareReply(s.q)
-		r.style = replyStyle{feedbackButtons: true}
+		r.style = a.style(true)
 		r.finish(ctx, out)
 		return
 	}
@@ -214,7 +214,7 @@ type finalStreamWrite struct {
 // refused, writes the whole reply over it. It returns the error of the last write tried.
 func (f *finalStreamWrite) write(ctx context.Context) error {
 	a, q, out := f.s.a, f.s.q, f.out
-	rendered := renderReplyWith(out, replyStyle{feedbackButtons: true})
+	rendered := renderReplyWith(out, a.style(true))
 	same := strings.TrimSpace(f.text) == strings.TrimSpace(out.Text)
 	var err error
 	if !f.stopped {
