@@ -182,6 +182,9 @@ func (b *bundle) postEvent(t *testing.T, name string, ev event, header http.Head
 	if ev.Team == "" {
 		ev.Team = "T1"
 	}
+	if strings.HasPrefix(ev.Channel, "D") && ev.User != "" && ev.User != "UBOT" {
+		b.fake.imOnce(ev.Channel, ev.User) // a DM with the bot is its first writer's
+	}
 	code, _ := b.post(t, "/slack/events", "application/json", payload(t, name, ev), header)
 	return code
 }
