@@ -136,6 +136,7 @@ func (l *logBuffer) String() string {
 // event is the data of the payload templates in testdata.
 type event struct {
 	EventID, Team, Channel, User, Text, TS, ThreadTS, ChannelType, BotID, Email, Subteam string
+	Edited                                                                               string // the edit's ts (app_mention)
 }
 
 func payload(t *testing.T, name string, data any) []byte {
