@@ -133,6 +133,9 @@ type ComposeRequest struct {
 	// none) and TranslationLang its language: quotes in that language are matched with it.
 	Translation     string
 	TranslationLang string
+	// Bridges are the other ways the question's words may be written (glossary synonyms,
+	// dictionary senses): a passage holding one holds the word, at the bridge's weight.
+	Bridges []Bridge
 
 	reading *reading // set by withReading
 }

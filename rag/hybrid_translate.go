@@ -24,6 +24,7 @@ type translatedPart struct {
 	fts        []ArmHit
 	ftsRan     bool
 	terms      []string
+	senses     []Bridge // the dictionary's senses of the query's words in the translation's language
 	vec        []ArmHit
 	vecRan     bool
 	took       map[string]time.Duration
@@ -34,14 +35,22 @@ type translatedPart struct {
 // TranslatedVectorWeight, the query's vector blended with the translation's, once queryVec
 // delivers the query's own. A failed translation is not an error: the extra part then holds
 // only the corrections of the asked words, and missing says why. It returns the arms' errors.
-func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int, useArm func(Arm) bool, queryVec <-chan []float32) (translatedPart, error) {
+func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, glossary []Bridge, k int, useArm func(Arm) bool, queryVec <-chan []float32) (translatedPart, error) {
 	part := translatedPart{took: map[string]time.Duration{}}
 	start := time.Now()
+	senses := h.startSenses(ctx, req.Query)
 	part.text, part.lang, part.missing = h.translateQuery(ctx, req)
 	part.took["translate"] = time.Since(start)
 	if part.missing != "" && ctx.Err() != nil {
 		return part, ctx.Err() // an arm failed, or the caller gave up
 	}
+	into := part.lang
+	if into == "" {
+		from, _ := QueryLang(req.Query)
+		into = OtherLang(from)
+	}
+	part.senses = senses(into)
+	bridges := append(BridgesIn(withoutAnyLang(glossary), into), part.senses...)
 	var ftsErr, vecErr error
 	var vecTook time.Duration
 	done := make(chan struct{})
@@ -69,7 +78,8 @@ func (h *Hybrid) searchTranslated(ctx context.Context, req SearchRequest, k int,
 	}()
 	if useArm(ArmFTS) {
 		start := time.Now()
-		q := FTSQuery{Text: req.Query, Alt: part.text, AltWeight: h.opts.TranslatedWeight, Part: FTSExtra}
+		q := FTSQuery{Text: req.Query, Alt: part.text, AltWeight: h.opts.TranslatedWeight, Part: FTSExtra,
+			Bridges: translatedBridges(bridges, h.opts.TranslatedWeight)}
 		part.fts, part.terms, ftsErr = h.store.SearchFTS(ctx, q, req.Scope, k)
 		part.ftsRan = ftsErr == nil
 		part.took["fts_translated"] = time.Since(start)
@@ -120,6 +130,7 @@ func translationFailure(err error) string {
 // hits replace the query's alone, and the translation (or why it is missing) goes in the trace.
 func (p translatedPart) apply(trace *SearchTrace, fts, vec *[]ArmHit, k int) {
 	trace.Translated, trace.TranslatedLang, trace.TranslationMissing = p.text, p.lang, p.missing
+	trace.Bridges = append(trace.Bridges, p.senses...)
 	for name, d := range p.took {
 		trace.Timings[name] = d
 	}
@@ -159,6 +170,67 @@ func addScores(a, b []ArmHit, k int) []ArmHit {
 	}
 	for i := range out {
 		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// SenseTranslator is a Translator that can also list, for each content word of a text, every
+// sense its dictionaries hold in the other language, as bridges (Via "dictionary"): the
+// translation keeps one sense per word, and the search and the answerer want the others too
+// ("presupuesto" is an estimate, and a budget).
+type SenseTranslator interface {
+	Senses(ctx context.Context, text, from, to string) ([]Bridge, error)
+}
+
+// startSenses asks the translator, when it lists senses, for those of query's words in both
+// directions' likely one, beside the translation; the returned function waits for them and
+// returns those into lang (none when the translator lists none, fails, or guessed the other
+// direction).
+func (h *Hybrid) startSenses(ctx context.Context, query string) func(lang string) []Bridge {
+	st, ok := h.opts.Translator.(SenseTranslator)
+	if !ok {
+		return func(string) []Bridge { return nil }
+	}
+	from, _ := QueryLang(query)
+	to := OtherLang(from)
+	done := make(chan []Bridge, 1)
+	go func() {
+		senses, err := st.Senses(ctx, query, from, to)
+		if err != nil {
+			senses = nil // the translation alone is searched; its own failure is reported
+		}
+		done <- senses
+	}()
+	return func(lang string) []Bridge {
+		senses := <-done
+		if lang != to {
+			return nil
+		}
+		return senses
+	}
+}
+
+// withoutAnyLang drops the bridges of no stated language (searched with the query's own words).
+func withoutAnyLang(bridges []Bridge) []Bridge {
+	var out []Bridge
+	for _, b := range bridges {
+		if b.Lang != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// translatedBridges scales the bridges searched in the translated part like the translation's
+// words: a rendering in the other language is surer than the translation no more.
+func translatedBridges(bridges []Bridge, weight float64) []Bridge {
+	if len(bridges) == 0 {
+		return nil
+	}
+	out := make([]Bridge, len(bridges))
+	for i, b := range bridges {
+		b.Weight *= weight
+		out[i] = b
 	}
 	return out
 }

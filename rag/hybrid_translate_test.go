@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -101,11 +102,11 @@ func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	if res.Trace.Translated != translation || res.Trace.TranslatedLang != "en" || res.Trace.TranslationMissing != "" {
 		t.Errorf("trace translated %q (%s), missing %q", res.Trace.Translated, res.Trace.TranslatedLang, res.Trace.TranslationMissing)
 	}
-	if q, n := store.ftsPart(FTSAsked); n != 1 || q != (FTSQuery{Text: query, Part: FTSAsked}) {
+	if q, n := store.ftsPart(FTSAsked); n != 1 || !reflect.DeepEqual(q, FTSQuery{Text: query, Part: FTSAsked}) {
 		t.Errorf("asked words searched %d times as %+v, want once without the translation", n, q)
 	}
 	want := FTSQuery{Text: query, Alt: translation, AltWeight: opts.TranslatedWeight, Part: FTSExtra}
-	if q, n := store.ftsPart(FTSExtra); n != 1 || q != want {
+	if q, n := store.ftsPart(FTSExtra); n != 1 || !reflect.DeepEqual(q, want) {
 		t.Errorf("translation searched %d times as %+v, want once as %+v", n, q, want)
 	}
 	// The asked and the translated parts of the full-text arm both found chunk 1 with 3: summed.

@@ -252,7 +252,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	// A question answered by passages in the other language is judged, and quoted, by its
 	// translation too.
 	req := ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
-		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang}.withReading()
+		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang, Bridges: res.Trace.Bridges}.withReading()
 	ans.Expect = req.reading.expect
 	support := Support(req)
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare

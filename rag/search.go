@@ -77,6 +77,9 @@ type SearchTrace struct {
 	// in es"): the question's language is certain and nothing it may read is in the other
 	// language. "" otherwise.
 	TranslationSkipped string
+	// Bridges are the other ways the query's words may be written that were searched beside
+	// them: glossary entries and the dictionary's senses (see Bridge).
+	Bridges []Bridge
 }
 
 // ArmHit is one chunk as ranked by one arm.

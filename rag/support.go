@@ -106,7 +106,7 @@ func Support(req ComposeRequest) SupportReport {
 		var miss, total float64
 		for _, st := range v.stems {
 			total += v.weight[st]
-			if !found[st] {
+			if v.in(found, st) == 0 {
 				miss += v.weight[st]
 				missing = append(missing, v.words[st])
 			}
