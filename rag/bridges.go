@@ -22,6 +22,10 @@ type Bridge struct {
 	Via      string  `json:"via"`       // "workplace glossary:12", "dictionary", "translator"
 }
 
+// ViaDictionary is the Via of a bridge from the translator's bilingual dictionary (a sense
+// of one word).
+const ViaDictionary = "dictionary"
+
 // Bridge weights: an organisation's own entry is as good as the word; cita's glossary a little
 // less (a general entry may miss a sense the organisation means); a dictionary sense the
 // translator chose is the translation itself; the senses it did not choose count less, so that a

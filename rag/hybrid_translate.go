@@ -199,7 +199,7 @@ func (h *Hybrid) startSenses(ctx context.Context, query string) func(lang string
 		if err != nil {
 			senses = nil // the translation alone is searched; its own failure is reported
 		}
-		done <- senses
+		done <- topical(senses)
 	}()
 	return func(lang string) []Bridge {
 		senses := <-done
@@ -231,6 +231,18 @@ func translatedBridges(bridges []Bridge, weight float64) []Bridge {
 	for i, b := range bridges {
 		b.Weight *= weight
 		out[i] = b
+	}
+	return out
+}
+
+// topical drops the bridges of words that carry no topic ("do", "get", "on"): a dictionary
+// lists senses of every word.
+func topical(bridges []Bridge) []Bridge {
+	out := bridges[:0]
+	for _, b := range bridges {
+		if len(answerTokens(b.From)) > 0 {
+			out = append(out, b)
+		}
 	}
 	return out
 }

@@ -28,6 +28,7 @@ type queryVariant struct {
 // its stems, and then holds the word at its weight.
 type altForm struct {
 	stems  []string
+	lang   string // the language its stems are in
 	weight float64
 	text   string
 	via    string
@@ -69,36 +70,15 @@ func (v queryVariant) via(bag stemBag, st string) string {
 
 // withBridges adds bridges to the variants (see Bridge). A bridge whose question words a
 // variant holds becomes an alternative of those words. In a variant that is the question's
-// translation, a bridge into its language whose rendering the translation chose makes the other
-// renderings of the same words alternatives of it; words whose every rendering the translation
-// lost become a term of their own, matched only through their renderings.
+// translation, the words were rendered some way: a dictionary sense the translation chose makes
+// the word's other senses alternatives of it; a glossary rendering of words whose senses the
+// translation chose becomes an alternative of those choices; and a glossary phrase the
+// translation lost altogether (no sense of its words, no rendering of it, in the translation)
+// becomes a term of its own, matched only through its renderings.
 func withBridges(vs []queryVariant, bridges []Bridge) []queryVariant {
-	if len(bridges) == 0 {
+	groups := groupBridges(bridges)
+	if len(groups) == 0 {
 		return vs
-	}
-	type group struct {
-		from, fromLang string
-		forms          []altForm
-	}
-	var groups []*group
-	byFrom := map[string]*group{}
-	for _, b := range bridges {
-		k := b.FromLang + "\x00" + b.From
-		g := byFrom[k]
-		if g == nil {
-			g = &group{from: b.From, fromLang: b.FromLang}
-			byFrom[k] = g
-			groups = append(groups, g)
-		}
-		langs := []string{b.Lang}
-		if b.Lang == "" {
-			langs = []string{"es", "en"}
-		}
-		for _, l := range langs {
-			if stems := stemsOf(b.To, l); len(stems) > 0 {
-				g.forms = append(g.forms, altForm{stems: stems, weight: b.Weight, text: b.To, via: b.Via})
-			}
-		}
 	}
 	for i := range vs {
 		v := &vs[i]
@@ -109,29 +89,55 @@ func withBridges(vs []queryVariant, bridges []Bridge) []queryVariant {
 		for _, st := range v.stems {
 			held[st] = true
 		}
+		attach := func(stems []string, forms []altForm) {
+			for _, st := range stems {
+				v.alts[st] = append(v.alts[st], forms...)
+			}
+		}
+		rendered := map[string][]string{} // a question word (folded) -> the stems its chosen sense has here
+		var phrases []*bridgeGroup
 		for _, g := range groups {
-			from := stemsOf(g.from, v.lang)
-			if len(from) > 0 && held.hasAll(from) {
-				for _, st := range from {
-					v.alts[st] = append(v.alts[st], g.forms...)
-				}
+			if from := stemsOf(g.from, v.lang); len(from) > 0 && held.hasAll(from) {
+				// Only renderings in the variant's language: another language's stems would
+				// meet this language's words by accident ("periodo" stemmed is "period").
+				attach(from, g.formsIn(v.lang))
 				continue
 			}
 			if g.fromLang == v.lang || !v.translated {
 				continue
 			}
-			// The translation rendered these words somehow: by one of the bridges' renderings
-			// (the others become its alternatives), or by none (a term of their own).
-			chosen := false
-			for _, f := range g.forms {
-				if len(f.stems) > 0 && held.hasAll(f.stems) {
-					chosen = true
-					for _, st := range f.stems {
-						v.alts[st] = append(v.alts[st], g.forms...)
+			if !g.dictionary {
+				phrases = append(phrases, g)
+				continue
+			}
+			// A dictionary sense the translation chose: the word's other senses are its
+			// alternatives. None chosen (an irregular form, a multiword): nothing, rather than
+			// the same word counted twice.
+			for _, f := range g.formsIn(v.lang) {
+				if held.hasAll(f.stems) {
+					attach(f.stems, g.formsIn(v.lang))
+					for _, tok := range answerTokens(g.from) {
+						rendered[tok] = append(rendered[tok], f.stems...)
 					}
 				}
 			}
-			if chosen {
+		}
+		for _, g := range phrases {
+			var chosen []string
+			for _, tok := range answerTokens(g.from) {
+				chosen = append(chosen, rendered[tok]...)
+			}
+			forms := g.formsIn(v.lang)
+			if len(forms) == 0 {
+				continue
+			}
+			for _, f := range forms {
+				if held.hasAll(f.stems) {
+					chosen = append(chosen, f.stems...)
+				}
+			}
+			if len(chosen) > 0 {
+				attach(chosen, forms)
 				continue
 			}
 			key := bridgeStem + g.from
@@ -141,10 +147,58 @@ func withBridges(vs []queryVariant, bridges []Bridge) []queryVariant {
 			v.stems = append(v.stems, key)
 			v.words[key] = g.from
 			v.weight[key] = wordWeight(longestWord(g.from))
-			v.alts[key] = g.forms
+			v.alts[key] = forms
 		}
 	}
 	return vs
+}
+
+// bridgeGroup is the renderings of one word or phrase of the question.
+type bridgeGroup struct {
+	from, fromLang string
+	dictionary     bool // the dictionary's senses of one word, not a glossary entry
+	forms          []altForm
+}
+
+// groupBridges groups bridges by the question words they render, dropping those of words that
+// carry no topic ("do", "get": the dictionary lists senses of every word).
+func groupBridges(bridges []Bridge) []*bridgeGroup {
+	var groups []*bridgeGroup
+	byFrom := map[string]*bridgeGroup{}
+	for _, b := range bridges {
+		if len(answerTokens(b.From)) == 0 {
+			continue
+		}
+		dict := b.Via == ViaDictionary
+		k := b.FromLang + "\x00" + b.From + "\x00" + strconv.FormatBool(dict)
+		g := byFrom[k]
+		if g == nil {
+			g = &bridgeGroup{from: b.From, fromLang: b.FromLang, dictionary: dict}
+			byFrom[k] = g
+			groups = append(groups, g)
+		}
+		langs := []string{b.Lang}
+		if b.Lang == "" {
+			langs = []string{"es", "en"}
+		}
+		for _, l := range langs {
+			if stems := stemsOf(b.To, l); len(stems) > 0 {
+				g.forms = append(g.forms, altForm{stems: stems, lang: l, weight: b.Weight, text: b.To, via: b.Via})
+			}
+		}
+	}
+	return groups
+}
+
+// formsIn returns the group's renderings in lang.
+func (g *bridgeGroup) formsIn(lang string) []altForm {
+	var out []altForm
+	for _, f := range g.forms {
+		if f.lang == lang {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // longestWord is the longest content word of s.
