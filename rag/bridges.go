@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/citahq/cita/rag/glossary"
+	"github.com/citahq/cita/rag/lang"
 )
 
 // Bridge is one other way a question's word or phrase may be written in the documents: a
@@ -231,3 +232,15 @@ func BridgesIn(bridges []Bridge, lang string) []Bridge {
 var BuiltinLexicon = sync.OnceValue(func() *Lexicon {
 	return NewLexicon(WeightedGlossary{Glossary: glossary.Builtin(), Weight: BuiltinGlossaryWeight})
 })
+
+// Labels the full-text arm adds to its terms (SearchTrace.Terms) about the question's words:
+// UnknownWordLabel before a word the readable documents never use, in any form or rendering;
+// KnownWordLabel before a word its translated part found a rendering of. Hybrid moves them to
+// SearchTrace.Unknown.
+const (
+	UnknownWordLabel = "?"
+	KnownWordLabel   = "+"
+)
+
+// FoldWord is a question word as the unknown-word labels compare it: lower case, no accents.
+func FoldWord(w string) string { return strings.ToLower(lang.Fold(w)) }

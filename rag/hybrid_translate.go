@@ -246,3 +246,38 @@ func topical(bridges []Bridge) []Bridge {
 	}
 	return out
 }
+
+// unknownWords takes the full-text arm's word labels out of its terms (see UnknownWordLabel):
+// the asked part's unknown words, less those the translated part found a rendering of. A
+// translation searched without the dictionary's senses (another translator, or the senses
+// failed) cannot say which rendering is whose, so then only the words it left as they were
+// (names, typos, terms it does not know) count as unknown: every other word of a question in
+// the other language than the documents would look unknown.
+func unknownWords(terms []string, crossLingual bool, extra translatedPart) (unknown, rest []string) {
+	known := map[string]bool{}
+	var asked []string
+	for _, t := range terms {
+		switch {
+		case strings.HasPrefix(t, UnknownWordLabel):
+			asked = append(asked, strings.TrimPrefix(t, UnknownWordLabel))
+		case strings.HasPrefix(t, KnownWordLabel):
+			known[strings.TrimPrefix(t, KnownWordLabel)] = true
+		default:
+			rest = append(rest, t)
+		}
+	}
+	var kept map[string]bool
+	if crossLingual && extra.text != "" && len(extra.senses) == 0 {
+		kept = map[string]bool{}
+		for _, w := range strings.Fields(extra.text) {
+			kept[FoldWord(strings.Trim(w, "¿?¡!.,;:\"'()"))] = true
+		}
+	}
+	for _, w := range asked {
+		if known[w] || (kept != nil && !kept[w]) {
+			continue
+		}
+		unknown = append(unknown, w)
+	}
+	return unknown, rest
+}

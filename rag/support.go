@@ -3,6 +3,7 @@ package rag
 import (
 	"math"
 	"strings"
+	"unicode"
 
 	"github.com/citahq/cita/rag/lang"
 )
@@ -23,6 +24,9 @@ type SupportReport struct {
 	UnknownNames []string
 	// Answerability is what the best unit says of the question (see Answerability).
 	Answerability Answerability
+	// UnknownWords are the question's content words that no readable document uses at all
+	// (ComposeRequest.Unknown, less chatty and light words and numbers).
+	UnknownWords []string
 }
 
 // Answerability tells "a passage states the answer" from "the passages are about the topic",
@@ -35,6 +39,11 @@ type Answerability struct {
 	KindOK bool `json:"kind_ok"`
 	// Whole: the unit's own text holds every question word the sources know.
 	Whole bool `json:"whole"`
+	// Key is the question's most telling word about its subject (the heaviest after rarity);
+	// KeyLocal: the unit says it where it stands (or a bridge of it); KeyKnown: a source holds it.
+	Key      string `json:"key"`
+	KeyLocal bool   `json:"key_local"`
+	KeyKnown bool   `json:"key_known"`
 }
 
 // unknownNamePenalty scales the support for each name of the question that no source mentions.
@@ -84,7 +93,8 @@ func Support(req ComposeRequest) SupportReport {
 	if len(r.units) > 0 {
 		best := r.units[0]
 		rep.Score = best.score
-		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !r.expect.crisp(), Whole: best.whole}
+		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !r.expect.crisp(), Whole: best.whole,
+			Key: best.key, KeyLocal: best.keyLocal, KeyKnown: best.keyKnown}
 		for _, u := range r.units {
 			if u.whole && len(variants[0].stems) > 0 {
 				// Every word of the question in one passage: a keyword query answered there.
@@ -118,6 +128,7 @@ func Support(req ComposeRequest) SupportReport {
 	// A name the question is about ("Tokyo", "Ireland") that no source mentions at all means the
 	// sources talk about something else: a passage on Madrid's parking does not answer about
 	// Tokyo's.
+	rep.UnknownWords = topicWords(req.Unknown)
 	unknown := unknownNames(req.Question, sources)
 	if req.Translation != "" && len(unknown) > 0 {
 		// "Francia" is known when the translation's "France" is.
@@ -141,4 +152,18 @@ func otherLang(l string) string {
 		return "es"
 	}
 	return ""
+}
+
+// topicWords keeps the words that may say what a question is about: not chatty or light words
+// (how people ask), not numbers.
+func topicWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		toks := answerTokens(w)
+		if len(toks) != 1 || light[toks[0]] || strings.IndexFunc(toks[0], unicode.IsDigit) >= 0 && !isCode(toks[0]) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }

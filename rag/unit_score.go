@@ -27,6 +27,11 @@ type scoredUnit struct {
 	// whole: the unit's own text holds every word of the question the sources hold (a keyword
 	// query answered in one sentence).
 	whole bool
+	// key is the question's most telling word about its subject (the heaviest after rarity:
+	// a word no source holds weighs most); keyLocal says the unit holds it where it stands (or
+	// a bridge of it), keyKnown that some source holds it at all.
+	key                string
+	keyLocal, keyKnown bool
 }
 
 // sourceUnits are one source's units with the bags they are matched with.
@@ -307,10 +312,14 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 	if u.kind == unitSentence && refersBack(u.text) {
 		prevWeight = inTextWeight // quoted together with the sentence it points back to
 	}
-	var got, total, inUnit, absent, subject, said float64
+	var got, total, inUnit, absent, subject, said, keyWeight float64
 	s.whole = true
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
+		isKey := rarity[st] != absentWeight && !expect.names(v.words[st]) && !light[v.words[st]] && w > keyWeight
+		if isKey {
+			keyWeight, s.key, s.keyKnown, s.keyLocal = w, v.words[st], true, false
+		}
 		total += w
 		known := rarity[st] != absentWeight
 		if !known {
@@ -357,6 +366,9 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 		}
 		if isSubject && local {
 			said += w
+		}
+		if isKey {
+			s.keyLocal = local
 		}
 		if inText == 0 {
 			s.whole = false

@@ -97,6 +97,7 @@ type AnswerOutcome struct {
 	Missing    []string          `json:"missing,omitempty"`
 	MissShare  float64           `json:"missing_share"`
 	Unknown    []string          `json:"unknown_names,omitempty"`
+	UnknownW   []string          `json:"unknown_words,omitempty"`
 	Standalone string            `json:"standalone_query,omitempty"`
 }
 
@@ -213,7 +214,7 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
 		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Hedged: ans.Hedged, Took: took, Standalone: ans.StandaloneQuery,
-		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames,
+		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames, UnknownW: ans.UnknownWords,
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason

@@ -16,6 +16,7 @@ type bridgedWords struct {
 	words  []string
 	group  []int
 	weight []float64
+	from   map[int]string // a phrase group's question words
 }
 
 // bridgeWords splits bridges into words. The renderings of one asked word count with that word
@@ -37,6 +38,10 @@ func bridgeWords(bridges []rag.Bridge, asked []string, apart bool) bridgedWords 
 			if !seen {
 				g = bridgeGroupBase + len(phraseGroup)
 				phraseGroup[b.From] = g
+				if out.from == nil {
+					out.from = map[int]string{}
+				}
+				out.from[g] = b.From
 			}
 			group = g
 		}
@@ -74,4 +79,58 @@ func (b bridgedWords) weigh(terms []queryTerm, n int) []queryTerm {
 		out = append(out, t)
 	}
 	return out
+}
+
+// minKnownSimilarity is how close a correction must be for the corrected word to count as a
+// word the documents use (a typo of it), not an unknown one ("payday" is not "pay").
+const minKnownSimilarity = 0.5
+
+// wordNotes says, as trace labels, which of the question's words the readable documents use.
+// The asked part (FTSAll, FTSAsked) labels "?word" each asked word (not a stopword) that
+// neither it, nor a close correction, nor a rendering searched with it (bridges) is found in;
+// the translated part (FTSExtra) labels "+word" each question word it found a rendering or a
+// close correction of. A word unknown to the asked part and found by the translated part is
+// known: rag.Hybrid merges the two. Every count behind them is the scope's own.
+func wordNotes(part rag.FTSPart, asked []string, byWord map[int][]queryTerm, terms []queryTerm, b bridgedWords) []string {
+	known := map[string]bool{}
+	mark := func(word string) {
+		known[rag.FoldWord(word)] = true
+	}
+	for _, t := range terms {
+		switch {
+		case t.Fuzzy && t.Weight < minKnownSimilarity:
+		case t.Word >= 1 && t.Word <= len(asked):
+			mark(asked[t.Word-1])
+		case t.Word >= bridgeGroupBase:
+			for _, w := range queryWords(b.from[t.Word]) {
+				mark(w)
+			}
+		}
+	}
+	var notes []string
+	seen := map[string]bool{}
+	for i, w := range asked {
+		f := rag.FoldWord(w)
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		switch {
+		case part == rag.FTSExtra && known[f]:
+			notes = append(notes, rag.KnownWordLabel+f)
+		case part != rag.FTSExtra && !known[f] && len(byWord[i+1]) > 0:
+			notes = append(notes, rag.UnknownWordLabel+f)
+		}
+	}
+	if part == rag.FTSExtra {
+		for _, phrase := range b.from {
+			for _, w := range queryWords(phrase) {
+				if f := rag.FoldWord(w); known[f] && !seen[f] {
+					seen[f] = true
+					notes = append(notes, rag.KnownWordLabel+f)
+				}
+			}
+		}
+	}
+	return notes
 }

@@ -82,8 +82,9 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	}
 	terms = bridged.weigh(terms, len(asked)+len(alt))
 	terms = weighTranslated(terms, len(asked), len(alt), query.AltWeight)
+	notes := wordNotes(query.Part, asked, byWord, terms, bridged)
 	if len(terms) == 0 {
-		return nil, nil, nil
+		return nil, notes, nil
 	}
 	withIDF(terms, n)
 	terms = strongestWords(terms, maxScoredWords)
@@ -95,10 +96,10 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if query.Part == rag.FTSExtra {
 		terms, cands = extraTerms(terms, len(asked)), extraTerms(cands, len(asked))
 		if len(terms) == 0 || len(cands) == 0 {
-			return nil, nil, nil
+			return nil, notes, nil
 		}
 	}
-	var labels []string
+	labels := notes
 	for _, t := range terms {
 		label := t.Lexeme
 		if t.Kind == "s" {
