@@ -66,7 +66,10 @@ type Answer struct {
 	Consulted []Hit
 	Usage     Usage
 	Timings   map[string]time.Duration
-	Cached    bool
+	// SearchedAt is when the search behind the answer started (zero when none ran): a cache
+	// keeps a tentative reply only while no readable document changed since.
+	SearchedAt time.Time
+	Cached     bool
 	// ModelTimedOut says the chat model gave no usable answer (see ModelFallback), so the text
 	// was composed offline from the same sources (and labelled so); such an answer is never
 	// cached.

@@ -241,6 +241,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		limit = max(limit, p.opts.RerankTopN)
 	}
 	start := time.Now()
+	ans.SearchedAt = start
 	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Translation: translation, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
