@@ -99,6 +99,8 @@ func wordNotes(part rag.FTSPart, asked []string, byWord map[int][]queryTerm, ter
 	for _, t := range terms {
 		switch {
 		case t.Fuzzy && t.Weight < minKnownSimilarity:
+		case part == rag.FTSExtra && !t.Fuzzy && !t.Bridge:
+			// The asked words' own lexemes are the asked part's to report.
 		case t.Word >= 1 && t.Word <= len(asked):
 			mark(asked[t.Word-1])
 		case t.Word >= bridgeGroupBase:

@@ -66,3 +66,35 @@ func (b *bundle) paths(t *testing.T, hits []rag.ArmHit) []string {
 	}
 	return out
 }
+
+// The words no readable document uses are reported, counted in the scope only: a word that
+// only a document the asker may not read holds is unknown to the asker too, and a word a bridge
+// renders into a readable document's words is known.
+func TestHybridReportsTheWordsNoReadableDocumentUses(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.doc(t, "t", "benefits.md", "Benefits", "en", []string{"everyone"},
+		"Health insurance covers the employee, their partner and their children.",
+		"Employees who move house get two days of paid leave.")
+	b.doc(t, "t", "board.md", "Board benefits", "en", []string{"board"},
+		"Board members get a dentist plan and a company car.")
+	h := b.hybrid()
+	scope := rag.MustScope("everyone")
+	res, err := h.Search(context.Background(), rag.SearchRequest{Query: "does the insurance cover the dentist?", Scope: scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Trace.Unknown, []string{"dentist"}) {
+		t.Errorf("unknown words %v, want [dentist] (only a document outside the scope holds it)", res.Trace.Unknown)
+	}
+	if slices.ContainsFunc(res.Trace.Terms, func(s string) bool { return strings.HasPrefix(s, "?") || strings.HasPrefix(s, "+") }) {
+		t.Errorf("terms %v still hold the word labels", res.Trace.Terms)
+	}
+	board, err := h.Search(context.Background(), rag.SearchRequest{Query: "does the insurance cover the dentist?", Scope: rag.MustScope("everyone", "board")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(board.Trace.Unknown) != 0 {
+		t.Errorf("unknown words %v for a scope that reads the dentist plan", board.Trace.Unknown)
+	}
+}
