@@ -20,7 +20,8 @@ const sureMargin = 0.15
 const (
 	HedgeUncertain   = "uncertain_evidence" // the score is in the band between the two thresholds
 	HedgeUnknownName = "unknown_name"       // the question names something no source mentions
-	HedgeUnknownWord = "unknown_word"       // a word of the question no readable document uses, and the direct answer does not say the question's key word
+	HedgeUnknownWord = "unknown_word"       // a word naming the question's subject that no readable document uses
+	HedgeKeyNotLocal = "key_not_local"      // the direct answer does not say the question's key word, and the score is not high
 )
 
 // replyBand says whether a reply whose evidence passed the guard (minEvidence) is an answer,
@@ -29,20 +30,21 @@ const (
 //   - The score below confident: hedged.
 //   - The question names something (a place, a product) no source mentions: hedged, whatever
 //     the score ("Berlin" where the table lists other cities).
-//   - A word of the question that no readable document uses at all, while the direct answer
-//     does not state the question's key word where it stands: the passage shares words with the
-//     question but not what it is about ("dentista" beside a passage on health insurance).
-//   - A score sureMargin above confident stands on its own, but for unknown names.
+//   - A word of the question that may name its subject (a noun, a name: see WordClasser) and
+//     that no readable document uses at all: the passages share words with the question but
+//     not what it is about ("dentista" beside a passage on health insurance).
+//   - Otherwise a score sureMargin above confident stands on its own; between the two, the
+//     direct answer must say the question's key word where it stands.
 func replyBand(rep SupportReport, confident float64) string {
 	switch {
 	case len(rep.UnknownNames) > 0:
 		return HedgeUnknownName
+	case len(rep.UnknownWords) > 0:
+		return HedgeUnknownWord
 	case rep.Score < confident:
 		return HedgeUncertain
-	case rep.Score >= confident+sureMargin:
-		return ""
-	case len(rep.UnknownWords) > 0 && !rep.Answerability.KeyLocal:
-		return HedgeUnknownWord
+	case rep.Score < confident+sureMargin && !rep.Answerability.KeyLocal:
+		return HedgeKeyNotLocal
 	}
 	return ""
 }

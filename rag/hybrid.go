@@ -187,6 +187,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	extra.apply(&trace, &ftsHits, &vecHits, k)
 	trace.Unknown, trace.Terms = unknownWords(trace.Terms, crossLingual, extra)
+	trace.Unknown = h.namingUnknown(ctx, trace.Unknown, qlang)
 	trace.Timings["embed"], trace.Timings["vector"], trace.Timings["fts"] = embedTook, vecTook, ftsTook
 	trace.Arms[ArmVector], trace.Arms[ArmFTS] = vecHits, ftsHits
 	for a, w := range h.opts.Weights {

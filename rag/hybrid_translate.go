@@ -274,10 +274,31 @@ func unknownWords(terms []string, crossLingual bool, extra translatedPart) (unkn
 		}
 	}
 	for _, w := range asked {
-		if known[w] || (kept != nil && !kept[w]) {
+		if f := FoldWord(w); known[f] || (kept != nil && !kept[f]) {
 			continue
 		}
 		unknown = append(unknown, w)
 	}
 	return unknown, rest
+}
+
+// WordClasser is a Translator that can also tell, from its morphological analyser, which words
+// may name what a question is about: nouns, proper nouns and words it does not know (names,
+// codes), not verbs, adjectives, adverbs or function words ("pagan", "per", "longest").
+type WordClasser interface {
+	NamingWords(ctx context.Context, words []string, lang string) ([]string, error)
+}
+
+// namingUnknown keeps the unknown words that may name the question's subject, when the
+// translator can tell; all of them when it cannot or fails.
+func (h *Hybrid) namingUnknown(ctx context.Context, unknown []string, lang string) []string {
+	wc, ok := h.opts.Translator.(WordClasser)
+	if !ok || len(unknown) == 0 {
+		return unknown
+	}
+	naming, err := wc.NamingWords(ctx, unknown, lang)
+	if err != nil {
+		return unknown
+	}
+	return naming
 }

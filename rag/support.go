@@ -2,6 +2,7 @@ package rag
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -160,10 +161,27 @@ func topicWords(words []string) []string {
 	var out []string
 	for _, w := range words {
 		toks := answerTokens(w)
-		if len(toks) != 1 || light[toks[0]] || strings.IndexFunc(toks[0], unicode.IsDigit) >= 0 && !isCode(toks[0]) {
+		if len(toks) != 1 || light[toks[0]] || vague[toks[0]] || measure.MatchString(toks[0]) ||
+			strings.IndexFunc(toks[0], unicode.IsDigit) >= 0 && !isCode(toks[0]) {
 			continue
 		}
 		out = append(out, w)
 	}
 	return out
 }
+
+// measure matches a number with a short unit ("600km", "3am", "25k", "16gb"): a quantity the
+// question gives, not a thing it is about.
+var measure = regexp.MustCompile(`^\d+(?:[.,]\d+)?[a-z]{1,3}$`)
+
+// vague are words people write that an analyser may read as nouns but that name nothing a
+// document would be about: abbreviations of limits, time words, contractions' remains.
+var vague = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`min max till anymore cant wont dont extra stuff thing things way lot bit
+	time times today tomorrow yesterday week weeks month months year years day days hour hours minute minutes
+	pronto manana ayer hoy vez veces cosa cosas rato dia dias semana semanas mes meses ano anos hora horas`) {
+		m[w] = true
+	}
+	return m
+}()

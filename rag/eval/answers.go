@@ -80,7 +80,8 @@ type AnswerOutcome struct {
 	Cited      []string `json:"cited,omitempty"` // cited documents' paths, in source order
 	Abstained  bool     `json:"abstained"`
 	// Hedged: the reply gave the closest passages as possibly not answering (rag.Answer.Hedged).
-	Hedged bool `json:"hedged"`
+	Hedged      bool   `json:"hedged"`
+	HedgeReason string `json:"hedge_reason,omitempty"`
 	// Direction is "<question language>><gold page language>" ("es>en") for an answerable
 	// question, "out:<question language>" for an unanswerable one.
 	Direction string `json:"direction"`
@@ -213,7 +214,7 @@ func (r *AnswerReport) Langs() []string {
 func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOutcome {
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
-		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Hedged: ans.Hedged, Took: took, Standalone: ans.StandaloneQuery,
+		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Hedged: ans.Hedged, HedgeReason: ans.HedgeReason, Took: took, Standalone: ans.StandaloneQuery,
 		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames, UnknownW: ans.UnknownWords,
 	}
 	if ans.Abstained {

@@ -57,9 +57,11 @@ func bridgeWords(bridges []rag.Bridge, asked []string, apart bool) bridgedWords 
 // weigh moves the terms of the bridge words (numbered after the first n words) into their
 // groups at their bridges' weights, and drops a bridge lexeme that the query's other words
 // already search.
-func (b bridgedWords) weigh(terms []queryTerm, n int) []queryTerm {
+// It also returns the groups some readable document holds a rendering of, the dropped ones
+// included (a rendering the translation already searches is known all the same).
+func (b bridgedWords) weigh(terms []queryTerm, n int) ([]queryTerm, map[int]bool) {
 	if len(b.words) == 0 {
-		return terms
+		return terms, nil
 	}
 	own := map[string]bool{}
 	for _, t := range terms {
@@ -67,10 +69,14 @@ func (b bridgedWords) weigh(terms []queryTerm, n int) []queryTerm {
 			own[t.Kind+t.Lexeme] = true
 		}
 	}
+	found := map[int]bool{}
 	out := terms[:0]
 	for _, t := range terms {
 		if t.Word > n {
 			i := t.Word - n - 1
+			if t.DF > 0 {
+				found[b.group[i]] = true
+			}
 			if own[t.Kind+t.Lexeme] {
 				continue
 			}
@@ -78,7 +84,7 @@ func (b bridgedWords) weigh(terms []queryTerm, n int) []queryTerm {
 		}
 		out = append(out, t)
 	}
-	return out
+	return out, found
 }
 
 // minKnownSimilarity is how close a correction must be for the corrected word to count as a
@@ -91,10 +97,20 @@ const minKnownSimilarity = 0.5
 // the translated part (FTSExtra) labels "+word" each question word it found a rendering or a
 // close correction of. A word unknown to the asked part and found by the translated part is
 // known: rag.Hybrid merges the two. Every count behind them is the scope's own.
-func wordNotes(part rag.FTSPart, asked []string, byWord map[int][]queryTerm, terms []queryTerm, b bridgedWords) []string {
+func wordNotes(part rag.FTSPart, asked []string, byWord map[int][]queryTerm, terms []queryTerm, b bridgedWords, rendered map[int]bool) []string {
 	known := map[string]bool{}
 	mark := func(word string) {
 		known[rag.FoldWord(word)] = true
+	}
+	for g := range rendered {
+		switch {
+		case g >= bridgeGroupBase:
+			for _, w := range queryWords(b.from[g]) {
+				mark(w)
+			}
+		case g >= 1 && g <= len(asked):
+			mark(asked[g-1])
+		}
 	}
 	for _, t := range terms {
 		switch {
@@ -121,7 +137,7 @@ func wordNotes(part rag.FTSPart, asked []string, byWord map[int][]queryTerm, ter
 		case part == rag.FTSExtra && known[f]:
 			notes = append(notes, rag.KnownWordLabel+f)
 		case part != rag.FTSExtra && !known[f] && len(byWord[i+1]) > 0:
-			notes = append(notes, rag.UnknownWordLabel+f)
+			notes = append(notes, rag.UnknownWordLabel+w) // as asked: a word's class is read from its form
 		}
 	}
 	if part == rag.FTSExtra {

@@ -80,9 +80,9 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if err != nil {
 		return nil, nil, err
 	}
-	terms = bridged.weigh(terms, len(asked)+len(alt))
+	terms, rendered := bridged.weigh(terms, len(asked)+len(alt))
 	terms = weighTranslated(terms, len(asked), len(alt), query.AltWeight)
-	notes := wordNotes(query.Part, asked, byWord, terms, bridged)
+	notes := wordNotes(query.Part, asked, byWord, terms, bridged, rendered)
 	if len(terms) == 0 {
 		return nil, notes, nil
 	}

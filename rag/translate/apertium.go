@@ -60,6 +60,7 @@ type Apertium struct {
 var (
 	_ rag.Translator      = (*Apertium)(nil)
 	_ rag.SenseTranslator = (*Apertium)(nil)
+	_ rag.WordClasser     = (*Apertium)(nil)
 )
 
 // NewApertium checks that both modes and all their programs are installed and returns the

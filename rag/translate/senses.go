@@ -16,9 +16,10 @@ import (
 // reading. Senses runs those two programs of the mode, kept alive like the translation's
 // pipeline, and returns what they hold as bridges.
 
-// senseTags are the parts of speech whose senses are bridges: content words. Determiners,
-// pronouns, prepositions, conjunctions and auxiliaries carry no topic.
-var senseTags = map[string]bool{"n": true, "adj": true, "vblex": true, "adv": true}
+// senseTags are the parts of speech whose senses are bridges: content words, and proper nouns
+// (Francia is France). Determiners, pronouns, prepositions, conjunctions and auxiliaries carry
+// no topic.
+var senseTags = map[string]bool{"n": true, "np": true, "adj": true, "vblex": true, "adv": true}
 
 // maxSenseBridges bounds the bridges of one query (a long question of ambiguous words).
 const maxSenseBridges = 60
@@ -189,4 +190,50 @@ func lemmaOf(reading string) string {
 		lemma += " " + strings.TrimSpace(rest[i+1:])
 	}
 	return strings.Join(strings.Fields(strings.ReplaceAll(lemma, "#", " ")), " ")
+}
+
+// namingTags are the parts of speech of words that name things.
+var namingTags = map[string]bool{"n": true, "np": true}
+
+// NamingWords implements rag.WordClasser with the analyser of lang's direction: it keeps the
+// words with a noun or proper-noun reading and the words the analyser does not know (names,
+// codes, terms the pair lacks), in order. It returns ErrUnsupported for a language other than
+// "es" and "en", and an error when the analyser fails or times out.
+func (a *Apertium) NamingWords(ctx context.Context, words []string, lang string) ([]string, error) {
+	pair := map[string]string{"es": "es-en", "en": "en-es"}[lang]
+	sp := a.senses[pair]
+	if sp == nil {
+		return nil, fmt.Errorf("apertium word classes %s: %w", lang, ErrUnsupported)
+	}
+	var out []string
+	for _, w := range words {
+		line := streamSafe(w)
+		if line == "" {
+			continue
+		}
+		analysis, err := sp.analyse.translate(ctx, line, a.timeout, a.startTimeout)
+		if err != nil {
+			return nil, err
+		}
+		if naming(parseStream(analysis)) {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// naming reports whether an analysed word may name something: a unit the analyser does not
+// know, or one with a noun or proper-noun reading.
+func naming(units []streamUnit) bool {
+	for _, u := range units {
+		if len(u.readings) == 0 {
+			return true
+		}
+		for _, r := range u.readings {
+			if namingTags[firstTag(r)] {
+				return true
+			}
+		}
+	}
+	return false
 }
