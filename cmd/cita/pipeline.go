@@ -10,6 +10,7 @@ import (
 	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
+	"github.com/citahq/cita/rag/glossary"
 	"github.com/citahq/cita/rag/openai"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/rerank"
@@ -32,7 +33,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
 	// strongest five within its token budget.
 	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8, MinEvidence: a.cfg.Answers.MinEvidence,
-		MaxQuestionChars: a.cfg.Answers.MaxQuestionChars}
+		ConfidentEvidence: a.cfg.Answers.ConfidentEvidence, MaxQuestionChars: a.cfg.Answers.MaxQuestionChars}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		opts.MaxSources = 0
@@ -52,7 +53,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	if a.cfg.Cache.On() {
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name, currentVersions())}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name, currentVersions(), a.glossary)}, e.logger)
 	}
 	for _, f := range adjust {
 		f(&opts)
@@ -73,10 +74,12 @@ func currentVersions() composerVersions {
 
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt version), the reranker, the embedding model and dimension, and the query translator.
+// prompt version), the reranker, the embedding model and dimension, the query translator, the
+// glossaries (an entry changed in the configuration takes effect at once) and the thresholds of
+// the three kinds of reply.
 // Answers cached under another variant are never served. Parts are length-prefixed, so no value
 // can pose as another part.
-func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions) string {
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions, org *glossary.Glossary) string {
 	parts := []string{"extractive", v.Extractive}
 	if cfg.Chat.BaseURL != "" {
 		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, v.Prompt}
@@ -87,7 +90,9 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v
 	if r := cfg.Rerank; r.BaseURL != "" {
 		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
 	}
-	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator)
+	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator,
+		"glossary", glossary.Fingerprint(glossary.Builtin(), org),
+		"thresholds", strconv.FormatFloat(cfg.Answers.MinEvidence, 'g', -1, 64), strconv.FormatFloat(cfg.Answers.ConfidentEvidence, 'g', -1, 64))
 	var b strings.Builder
 	for _, p := range parts {
 		fmt.Fprintf(&b, "%d:%s;", len(p), p)

@@ -21,7 +21,9 @@ package glossary
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -240,4 +242,25 @@ func Merge(name string, gs ...*Glossary) *Glossary {
 		}
 	}
 	return out
+}
+
+// Fingerprint is a short hash of the glossaries' entries (nil ones skipped): answers cached
+// under other glossaries are not served.
+func Fingerprint(gs ...*Glossary) string {
+	h := sha256.New()
+	for _, g := range gs {
+		if g == nil {
+			continue
+		}
+		for _, e := range g.Entries {
+			for _, side := range [][]Term{e.Terms, e.To} {
+				for _, t := range side {
+					fmt.Fprintf(h, "%d:%s%d:%s;", len(t.Lang), t.Lang, len(t.Text), t.Text)
+				}
+				h.Write([]byte{'|'})
+			}
+			h.Write([]byte{'\n'})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
