@@ -27,9 +27,11 @@ demo: setup build ## index the sample corpus in a private cluster and ask it que
 stop-demo: build ## stop the demo's private PostgreSQL cluster
 	$(CITA) db stop
 
+# The suite holds a lease on the shared test cluster and stops it at the end only when no other
+# suite on the machine still uses it (internal/testdb/lease.go).
 test: setup ## run the whole test suite against a real PostgreSQL with pgvector
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./... ; status=$$?; $(GO) run ./internal/testdb/stopcluster; exit $$status
+	$(GO) run ./internal/testdb/testsuite $(GO) test -count=1 -timeout 30m ./...
 
 lint: ## go vet (and staticcheck when installed)
 	$(GO) vet ./...

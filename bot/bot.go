@@ -117,18 +117,19 @@ const (
 	OutcomeRefused     = "refused" // no access group, an empty question: the asker can fix it
 )
 
-// Outcome classifies the reply: answered, abstained (including "nothing is indexed"), error,
-// busy, rate_limited or refused.
+// Outcome classifies the reply: answered, hedged, abstained (including "nothing is indexed"),
+// error, busy, rate_limited or refused.
 func (o Outgoing) Outcome() string {
 	switch o.Reason {
 	case ReasonNone:
-		if o.Abstained {
+		switch o.Kind() {
+		case ReplyNotFound:
 			return OutcomeAbstained
-		}
-		if o.Hedged {
+		case ReplyHedged:
 			return OutcomeHedged
+		default:
+			return OutcomeAnswered
 		}
-		return OutcomeAnswered
 	case ReasonEmptyIndex:
 		return OutcomeAbstained
 	case ReasonModelFailure, ReasonTimeout, ReasonAccessUnknown, ReasonInternalError, ReasonNotRecorded:
@@ -148,7 +149,8 @@ func ReasonReply(question string, r Reason) Outgoing {
 	return Outgoing{Text: ReasonText(lang, r), Lang: lang, Reason: r}
 }
 
-// Outgoing is the reply to render: an answer with its sources, an abstention, or a reason.
+// Outgoing is the reply to render: an answer with its sources, a hedged reply, "I couldn't find
+// this" (an abstention), or a reason; Kind says which.
 type Outgoing struct {
 	Text          string
 	Lang          string // "en" or "es"
@@ -165,5 +167,49 @@ type Outgoing struct {
 	Answer *rag.Answer
 }
 
-// Answered reports whether the reply came from the pipeline (an answer or an abstention).
-func (o Outgoing) Answered() bool { return o.Reason == ReasonNone }
+// ReplyKind is what a reply is, as a reader sees it. Renderers switch on it: every kind is
+// shown differently, and a new kind must be handled wherever Kind is read.
+type ReplyKind int
+
+const (
+	// ReplyReason: no search was made, or its result is not shown (busy, rate limited, access
+	// unknown, nothing indexed, an error...); Text says why.
+	ReplyReason ReplyKind = iota
+	// ReplyAnswer: an answer, every claim cited.
+	ReplyAnswer
+	// ReplyHedged: the closest passages found, cited, which may not answer the question
+	// (rag.Answer.Hedged). Shown visibly differently from an answer on every platform, with
+	// the same sources, feedback buttons and "How I answered".
+	ReplyHedged
+	// ReplyNotFound: "I couldn't find this in our documentation" (an abstention), with who to
+	// ask. No sources are shown; feedback and "How I answered" are.
+	ReplyNotFound
+)
+
+// Kind returns what the reply is (see ReplyKind).
+func (o Outgoing) Kind() ReplyKind {
+	switch {
+	case o.Reason != ReasonNone:
+		return ReplyReason
+	case o.Abstained:
+		return ReplyNotFound
+	case o.Hedged:
+		return ReplyHedged
+	default:
+		return ReplyAnswer
+	}
+}
+
+// FromPipeline reports whether the reply is the pipeline's (an answer, a hedged reply or "I
+// couldn't find this"), not a reason: what feedback, "How I answered" and a follow-up thread
+// are offered on. It is true for "I couldn't find this": to ask only about replies that cite
+// passages, use CitesPassages.
+func (o Outgoing) FromPipeline() bool { return o.Reason == ReasonNone }
+
+// CitesPassages reports whether the reply shows cited passages: an answer or a hedged reply,
+// not "I couldn't find this" and not a reason. What is shown only under such a reply (its
+// sources, a disclaimer) tests this.
+func (o Outgoing) CitesPassages() bool {
+	k := o.Kind()
+	return k == ReplyAnswer || k == ReplyHedged
+}

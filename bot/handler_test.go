@@ -35,7 +35,7 @@ func TestHandleAnswersAndRemembersTheThread(t *testing.T) {
 	var streamed strings.Builder
 	out := h.Handle(ctx, bot.Incoming{Conversation: conv, UserID: "U1", Text: "How many vacation days do I get per year?", Scope: everyone},
 		func(d string) { streamed.WriteString(d) })
-	if !out.Answered() || out.Abstained || len(out.Sources) == 0 || out.AnswerID == 0 {
+	if !out.FromPipeline() || out.Abstained || len(out.Sources) == 0 || out.AnswerID == 0 {
 		t.Fatalf("first answer: %+v", out)
 	}
 	if out.Sources[0].Path != "vacation.md" || !strings.Contains(out.Text, "22") {
@@ -53,7 +53,7 @@ func TestHandleAnswersAndRemembersTheThread(t *testing.T) {
 	}
 
 	out2 := h.Handle(ctx, bot.Incoming{Conversation: conv, UserID: "U2", Text: "Do unused vacation days carry over?", Scope: everyone}, nil)
-	if !out2.Answered() || out2.AnswerID == out.AnswerID {
+	if !out2.FromPipeline() || out2.AnswerID == out.AnswerID {
 		t.Fatalf("second answer: %+v", out2)
 	}
 	second := rec.Questions()[1]

@@ -50,3 +50,18 @@ func ReasonText(lang string, reason Reason, args ...any) string {
 	}
 	return texts[reason]
 }
+
+// hedgeNotes flag a hedged reply (ReplyHedged) on every platform, per language.
+var hedgeNotes = map[string]string{
+	"en": "Not a sure answer: these are the closest passages I found, and they may not answer your question. Check the sources.",
+	"es": "No es una respuesta segura: son los pasajes más cercanos que encontré y puede que no respondan a tu pregunta. Revisa las fuentes.",
+}
+
+// HedgeNote returns the line that flags a hedged reply in lang ("en" when unknown). It holds no
+// document text.
+func HedgeNote(lang string) string {
+	if text, ok := hedgeNotes[lang]; ok {
+		return text
+	}
+	return hedgeNotes["en"]
+}

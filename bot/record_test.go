@@ -19,7 +19,7 @@ func TestRecordNamesOnlyCitedHits(t *testing.T) {
 	ctx := context.Background()
 	out := h.Handle(ctx, bot.Incoming{Conversation: conv, UserID: "UHR", Text: "What is the base salary of band B7?",
 		Scope: rag.MustScope("everyone", "hr")}, nil)
-	if !out.Answered() || len(out.Sources) == 0 {
+	if !out.FromPipeline() || len(out.Sources) == 0 {
 		t.Fatalf("answer: %+v", out)
 	}
 	stored, err := env.Bot.LoadAnswer(ctx, out.AnswerID)

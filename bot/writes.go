@@ -110,16 +110,28 @@ func (w *AnswerWrites) WriteOrNotice(ctx context.Context, id int64, write func()
 }
 
 // Notice runs show, the edit of red's message into its notice, under the answer's lock, and
-// records the notice shown when show succeeds (unless the answer's text was written again since
-// red was loaded). It returns show's or the store's error; the notice then stays pending.
+// records the notice shown when show succeeds (unless the answer's text was written again
+// since). Under the lock it first asks the store whether the notice is still to show: two paths
+// that loaded the same withdrawal (a sweep, and a write that found the answer withdrawn) edit
+// the message once, not twice, and the notice is recorded against the writes counted when it
+// was shown rather than when red was loaded. When the store cannot say, the notice is shown
+// anyway: hiding the text matters more than saving a write. It returns show's or the store's
+// error; the notice then stays pending. A nil store shows every notice.
 func (w *AnswerWrites) Notice(ctx context.Context, red Redaction, show func() error) error {
 	unlock := w.lock(red.AnswerID)
 	defer unlock()
+	if w.store == nil {
+		return show()
+	}
+	current, pending, err := w.store.PendingRedaction(ctx, red.AnswerID)
+	switch {
+	case err != nil:
+		current = red
+	case !pending:
+		return nil // shown since red was loaded, with no write of the text after it
+	}
 	if err := show(); err != nil {
 		return err
 	}
-	if w.store == nil {
-		return nil
-	}
-	return w.store.RedactionShown(ctx, red)
+	return w.store.RedactionShown(ctx, current)
 }

@@ -8,10 +8,12 @@ import (
 	"github.com/citahq/cita/rag/glossary"
 )
 
-// AnswersConfig tunes when cita answers, when it gives the closest passages as uncertain and
-// when it says it could not find the answer, and the organisation's own vocabulary.
-// These settings belong to the answering pipeline (cmd/cita/pipeline.go and the searcher's
-// lexicon, app.go); display settings of the chat platforms are in slack/discord.
+// AnswersConfig tunes when cita answers, when it gives the closest passages as uncertain, when
+// it says it could not find the answer, and the organisation's own vocabulary. Every setting
+// changes what an answer says, so cmd/cita hands them to the answering pipeline
+// (rag.PipelineOptions) and the searcher's lexicon (app.go), and each is part of the answer
+// cache's variant; a setting that only changes how a reply is shown belongs to the chat adapters
+// instead (see docs/configuration.md, "Every section, its page, and the layer that owns it").
 //
 //	answers:
 //	  min_evidence: 0.20        # below: "I couldn't find this"; `cita calibrate` suggests one
@@ -41,7 +43,7 @@ type AnswersConfig struct {
 
 func (a AnswersConfig) validate() []error {
 	var errs []error
-	if a.MinEvidence < 0 || a.MinEvidence > 1.5 {
+	if a.MinEvidence != 0 && (a.MinEvidence < 0.01 || a.MinEvidence > 1.5) {
 		errs = append(errs, fmt.Errorf("answers.min_evidence: %g is out of range; use 0.01-1.5 (0 means the default); `cita calibrate` suggests one", a.MinEvidence))
 	}
 	if a.ConfidentEvidence < 0 || a.ConfidentEvidence > 2 {

@@ -71,6 +71,11 @@ type DiscordConfig struct {
 	// its answers cited is changed or deleted by a sync pass (default true; false turns the
 	// notices off).
 	SourceNotices *bool `yaml:"source_notices"`
+	// Disclaimer is one line shown under every answer (and hedged reply) in Discord, in both
+	// layouts, never under "I couldn't find this" or a reason; empty: none. Display only: it
+	// goes to the Discord adapter, not to the pipeline or the answer cache. At most 300
+	// characters.
+	Disclaimer string `yaml:"disclaimer"`
 }
 
 // NoticesOn reports whether source-change notices are posted in Discord conversations.
@@ -107,6 +112,9 @@ func (d DiscordConfig) Validate() error {
 	var errs []error
 	if strings.HasPrefix(d.Token, "Bot ") {
 		errs = append(errs, errors.New("discord.token: give the bare token without the \"Bot \" prefix"))
+	}
+	if err := checkDisclaimer("discord.disclaimer", d.Disclaimer); err != nil {
+		errs = append(errs, err)
 	}
 	if d.ApplicationID == "" || !snowflake.Valid(d.ApplicationID) {
 		errs = append(errs, fmt.Errorf("discord.application_id: %q is not an application id; copy it from the Developer Portal (General Information)", d.ApplicationID))

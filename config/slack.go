@@ -50,6 +50,11 @@ type SlackConfig struct {
 	// is changed or deleted by a sync pass (default true; false turns the notices off).
 	SourceNotices *bool `yaml:"source_notices"`
 
+	// Disclaimer is one line shown under every answer (and hedged reply) in Slack, never under
+	// "I couldn't find this" or a reason; empty: none. Display only: it goes to the Slack
+	// adapter, not to the pipeline or the answer cache. At most 300 characters.
+	Disclaimer string `yaml:"disclaimer"`
+
 	// SuggestedPrompts are offered in every new assistant thread (Slack's AI app view), at
 	// most four; empty means the questions most asked in the workspace, by two people or more,
 	// whose answers the user may read.
@@ -107,6 +112,9 @@ func (s SlackConfig) Validate() error {
 	var errs []error
 	if !strings.HasPrefix(s.BotToken, "xoxb-") {
 		errs = append(errs, errors.New("slack.bot_token: expected a bot token starting with xoxb- (OAuth & Permissions page of the app)"))
+	}
+	if err := checkDisclaimer("slack.disclaimer", s.Disclaimer); err != nil {
+		errs = append(errs, err)
 	}
 	switch s.Mode {
 	case "socket":

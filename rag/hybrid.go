@@ -77,7 +77,7 @@ type HybridOptions struct {
 	Lexicon *Lexicon
 }
 
-// DefaultHybridOptions are the weights calibrated on the eval sets (see README, "Retrieval
+// DefaultHybridOptions are the weights calibrated on the eval sets (see docs/answer-quality.md, "Retrieval
 // quality"): the full-text arm leads, the vector arm adds recall for paraphrases and typos.
 func DefaultHybridOptions() HybridOptions {
 	return HybridOptions{

@@ -139,7 +139,7 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 
 // DefaultMinEvidence is the relevance guard's threshold on Support's score, calibrated with
 // `cita eval --answers` on handbook sets: the highest threshold that keeps false refusals at
-// about 5% (see README, "Answering quality").
+// about 5% (see docs/answer-quality.md, "Answering quality").
 const DefaultMinEvidence = 0.20
 
 // Pipeline answers questions: rewrite -> cache lookup -> hybrid search -> optional rerank ->

@@ -213,7 +213,7 @@ func numberInRange(tok, text string) bool {
 }
 
 // How a unit's coverage of the question becomes its score. The factors were set by hand on the
-// dev and validation sets (README, "Answering quality"); each says how much one piece of
+// dev and validation sets (docs/answer-quality.md, "Answering quality"); each says how much one piece of
 // evidence should move a unit against another that covers the question as well.
 const (
 	// kindAndUnitBoost: the unit holds the kind of answer asked for and, for a quantity, its

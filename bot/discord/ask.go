@@ -64,16 +64,16 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	}
 	out := a.handler.Handle(ctx, in, nil)
 	visibleInChannel := visible && aud.thread == nil
-	threadButton := visibleInChannel && out.Answered() && a.opts.Threads == ThreadsButton
+	threadButton := visibleInChannel && out.FromPipeline() && a.opts.Threads == ThreadsButton
 	var msg *discordgo.Message
 	var parts []string
-	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton)
+	components, v2 := layoutV2(withDiscordHint(out), questionHeader(question), threadButton, a.display())
 	edit := func() error {
 		var err error
 		if v2 {
 			msg, err = a.editOriginalV2(ctx, i, components, private)
 		} else {
-			r := renderReply(withDiscordHint(out), questionHeader(question), threadButton)
+			r := renderReply(withDiscordHint(out), questionHeader(question), threadButton, a.display())
 			msg, err = a.editOriginal(ctx, i, &discordgo.WebhookEdit{
 				Content: &r.Parts[0], Embeds: &r.Embeds, Components: &r.Components, AllowedMentions: noMentions,
 			})
@@ -107,7 +107,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 	if visible && out.AnswerID != 0 && msg != nil && msg.ID != "" {
 		a.recheck(ctx, i.GuildID, aud, version, out.AnswerID)
 	}
-	if visibleInChannel && out.Answered() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
+	if visibleInChannel && out.FromPipeline() && a.opts.Threads == ThreadsAuto && msg != nil && msg.ID != "" {
 		if _, err := a.openThread(ctx, i.ChannelID, msg.ID, question); err != nil {
 			a.logger.WarnContext(ctx, "discord open thread", slog.String("message_id", msg.ID), slog.Any("error", err))
 		}

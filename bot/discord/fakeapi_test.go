@@ -33,6 +33,7 @@ type fakeDiscord struct {
 	throttle map[string]float64           // "METHOD path" -> retry_after seconds, answered once
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
 	slow     map[string]time.Duration     // "METHOD path" -> how long the next request takes, once
+	slowSeen map[string]chan struct{}     // "METHOD path" -> closed when that slow request arrives
 	shown    map[string]json.RawMessage   // message id -> the body of the edit applied last
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
 	byID     map[string]*gatewaySession   // the live connection of each gateway session id
@@ -62,7 +63,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, slowSeen: map[string]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
 		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
@@ -230,6 +231,10 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Lock()
 		delay := f.slow[key]
 		delete(f.slow, key)
+		if seen, ok := f.slowSeen[key]; ok && delay > 0 {
+			close(seen)
+			delete(f.slowSeen, key)
+		}
 		f.mu.Unlock()
 		time.Sleep(delay) // the request is applied when it completes, after any quicker one
 		f.mu.Lock()
@@ -289,11 +294,15 @@ func (f *fakeDiscord) apply(path string, body []byte) {
 	f.mu.Unlock()
 }
 
-// slowNext makes the next request of method to path take d before Discord applies it.
-func (f *fakeDiscord) slowNext(method, path string, d time.Duration) {
+// slowNext makes the next request of method to path take d before Discord applies it. The
+// channel it returns is closed when that request arrives (it is then in flight for d).
+func (f *fakeDiscord) slowNext(method, path string, d time.Duration) <-chan struct{} {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.slow[method+" "+path] = d
+	seen := make(chan struct{})
+	f.slowSeen[method+" "+path] = seen
+	return seen
 }
 
 // shownIn returns the body of the edit message id shows now (nil when never edited).

@@ -75,7 +75,7 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 	out := a.handler.Handle(ctx, in, nil)
 	var ids []string
 	err := a.writeAnswer(ctx, out.AnswerID, func() error {
-		ids = a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false))
+		ids = a.replyTo(ctx, m, renderReply(withDiscordHint(out), "", false, a.display()))
 		if len(ids) == 0 {
 			return errNotPosted
 		}

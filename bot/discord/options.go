@@ -61,6 +61,10 @@ type Options struct {
 	// HTTPPath is where Run mounts the interactions endpoint in ModeHTTP; default
 	// "/discord/interactions".
 	HTTPPath string
+	// Disclaimer, when set, is one line shown under every answer and hedged reply, in both
+	// layouts (layoutOf), never under "I couldn't find this" or a reason. It is display only:
+	// not part of the answer, its record or the answer cache.
+	Disclaimer string
 
 	// Transport, when set, makes the REST calls (cmd/cita times them for /metrics); nil means
 	// http.DefaultTransport.

@@ -28,29 +28,43 @@ type rendered struct {
 	Components []discordgo.MessageComponent
 }
 
-// renderReply lays a reply out below header (the quoted question; may be empty).
-// withThreadButton adds "Continue in thread".
-func renderReply(r bot.Outgoing, header string, withThreadButton bool) rendered {
-	out := rendered{Parts: splitText(r.Text, maxContent-units(header))}
-	out.Parts[0] = header + out.Parts[0]
-	if len(out.Parts) > maxFollowUps+1 {
-		out.Parts = out.Parts[:maxFollowUps+1]
-		last := out.Parts[maxFollowUps]
-		note := "\n… (answer cut; open the sources below)"
-		out.Parts[maxFollowUps] = truncateUnits(last, maxContent-units(note)) + note
+// renderReply lays a reply out below header (the quoted question; may be empty) as text, a
+// sources embed and buttons: the layout of every reply that is not Components V2 (see
+// layoutOf for what it shows). withThreadButton adds "Continue in thread". A text longer than
+// maxFollowUps+1 messages is cut with a note, before the lines that follow it (the hedge
+// warning, ...), which are always shown.
+func renderReply(r bot.Outgoing, header string, withThreadButton bool, d display) rendered {
+	return layoutOf(r, header, withThreadButton, d).asText()
+}
+
+// asText lays l out as text parts, a sources embed and buttons.
+func (l answerLayout) asText() rendered {
+	tail := ""
+	if len(l.after) > 0 {
+		tail = "\n\n" + strings.Join(l.after, "\n")
 	}
-	if len(r.Sources) > 0 {
-		out.Embeds = []*discordgo.MessageEmbed{sourcesEmbed(r.Sources)}
+	parts := splitText(l.text, maxContent-units(l.header))
+	parts[0] = l.header + parts[0]
+	const note = "\n… (answer cut; open the sources below)"
+	switch last := len(parts) - 1; {
+	case last <= maxFollowUps && units(parts[last])+units(tail) <= maxContent:
+		parts[last] += tail
+	case last < maxFollowUps:
+		parts = append(parts, strings.TrimPrefix(tail, "\n\n"))
+	default: // cut: the last part kept ends with the note, then the lines after the text
+		parts = parts[:maxFollowUps+1]
+		parts[maxFollowUps] = truncateUnits(parts[maxFollowUps], maxContent-units(note)-units(tail)) + note + tail
 	}
-	if r.AnswerID != 0 && r.Answered() {
-		out.Components = answerButtons(strconv.FormatInt(r.AnswerID, 10), withThreadButton)
+	out := rendered{Parts: parts, Components: l.buttons()}
+	if len(l.sources) > 0 {
+		out.Embeds = []*discordgo.MessageEmbed{sourcesEmbed(l.sources, l.accent)}
 	}
 	return out
 }
 
 // sourcesEmbed lists the cited sources as links with their section and update date, within the
 // embed limits; sources that do not fit are counted in a last line.
-func sourcesEmbed(sources []rag.Source) *discordgo.MessageEmbed {
+func sourcesEmbed(sources []rag.Source, color int) *discordgo.MessageEmbed {
 	title := "Sources"
 	var b strings.Builder
 	budget := min(maxEmbedDescription, maxEmbedTotal-units(title))
@@ -64,7 +78,7 @@ func sourcesEmbed(sources []rag.Source) *discordgo.MessageEmbed {
 		b.WriteString(line)
 		b.WriteString("\n")
 	}
-	return &discordgo.MessageEmbed{Title: title, Description: strings.TrimRight(b.String(), "\n"), Color: 0x5865F2}
+	return &discordgo.MessageEmbed{Title: title, Description: strings.TrimRight(b.String(), "\n"), Color: color}
 }
 
 // sourceLine is "[n] [Title](url) › Section · p. 4 · updated 2025-01-02".

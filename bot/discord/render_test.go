@@ -56,7 +56,7 @@ func TestSourcesEmbedStaysWithinLimits(t *testing.T) {
 		sources = append(sources, rag.Source{N: n, Hit: rag.Hit{Title: strings.Repeat("T*", 150), Section: strings.Repeat("s", 300),
 			URL: fmt.Sprintf("https://docs.example.com/%d_(x)", n), UpdatedAt: time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)}})
 	}
-	e := sourcesEmbed(sources)
+	e := sourcesEmbed(sources, accentColor)
 	if units(e.Description) > maxEmbedDescription || units(e.Title)+units(e.Description) > maxEmbedTotal {
 		t.Fatalf("embed of %d units over the limits", units(e.Description))
 	}
@@ -84,7 +84,7 @@ func TestRenderReplyButtons(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := renderReply(tt.out, "> q\n", tt.thread)
+			r := renderReply(tt.out, "> q\n", tt.thread, display{})
 			got := 0
 			for _, id := range customIDs(map[string]any{"components": toJSONAny(t, r.Components)}) {
 				if _, ok := parseCustomID(id); !ok {

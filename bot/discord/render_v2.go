@@ -16,30 +16,39 @@ const (
 	maxV2Text       = 4000
 	maxV2Sources    = 8   // sources shown as sections; the rest are counted in a line
 	maxLinkURL      = 512 // a link button's URL
-	accentColor     = 0x5865F2
 )
 
-// layoutV2 lays an answer with sources out as Components V2, the layout Discord's own apps
-// use: a container holding the question and the answer (a text display), a separator, and a
-// sources section where each source is a section whose accessory is a link button to the
-// document; under the container the row of 👍, 👎, How I answered (and Continue in thread). ok is
-// false when the reply is not an answer with sources, or does not fit Discord's limits (a long
-// answer): the caller then lays it out with renderReply (text, a sources embed, follow-ups).
-func layoutV2(r bot.Outgoing, header string, withThreadButton bool) (components []discordgo.MessageComponent, ok bool) {
-	if !r.Answered() || r.Abstained || len(r.Sources) == 0 || r.AnswerID == 0 {
+// layoutV2 lays a reply citing sources out as Components V2, the layout Discord's own apps use:
+// a container (accented by kind) holding the question and the text (a text display), the lines
+// after the text (the hedge warning, ...), a separator, and a sources section where each source
+// is a section whose accessory is a link button to the document; under the container the row of
+// 👍, 👎, How I answered (and Continue in thread). What it shows is layoutOf's, as for
+// renderReply. ok is false when the reply cites no sources (not found, a reason), was not
+// recorded, or does not fit Discord's limits (a long answer): the caller then lays it out with
+// renderReply.
+func layoutV2(r bot.Outgoing, header string, withThreadButton bool, d display) (components []discordgo.MessageComponent, ok bool) {
+	l := layoutOf(r, header, withThreadButton, d)
+	if len(l.sources) == 0 || l.answerID == 0 {
 		return nil, false
 	}
-	text := header + r.Text
-	inner := []discordgo.MessageComponent{
-		discordgo.TextDisplay{Content: text},
-		discordgo.Separator{},
-		discordgo.TextDisplay{Content: "**Sources**"},
+	return l.asV2()
+}
+
+// asV2 lays l out as Components V2; ok is false when it does not fit.
+func (l answerLayout) asV2() (components []discordgo.MessageComponent, ok bool) {
+	text := l.header + l.text
+	inner := []discordgo.MessageComponent{discordgo.TextDisplay{Content: text}}
+	textUnits := units(text)
+	for _, line := range l.after {
+		inner = append(inner, discordgo.TextDisplay{Content: line})
+		textUnits += units(line)
 	}
-	textUnits := units(text) + units("**Sources**")
+	inner = append(inner, discordgo.Separator{}, discordgo.TextDisplay{Content: "**Sources**"})
+	textUnits += units("**Sources**")
 	count := 1 + len(inner) // the container and what it holds
-	for n, s := range r.Sources {
+	for n, s := range l.sources {
 		if n == maxV2Sources {
-			more := fmt.Sprintf("… and %d more", len(r.Sources)-n)
+			more := fmt.Sprintf("… and %d more", len(l.sources)-n)
 			inner = append(inner, discordgo.TextDisplay{Content: more})
 			textUnits += units(more)
 			count++
@@ -60,9 +69,9 @@ func layoutV2(r bot.Outgoing, header string, withThreadButton bool) (components 
 			count++
 		}
 	}
-	accent := accentColor
+	accent := l.accent
 	components = []discordgo.MessageComponent{discordgo.Container{AccentColor: &accent, Components: inner}}
-	buttons := answerButtons(fmt.Sprint(r.AnswerID), withThreadButton)
+	buttons := l.buttons()
 	components = append(components, buttons...)
 	for _, row := range buttons {
 		count += 1 + len(row.(discordgo.ActionsRow).Components)

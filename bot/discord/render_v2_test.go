@@ -61,7 +61,7 @@ func TestLayoutV2StaysWithinDiscordsLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			components, ok := layoutV2(tc.out, "> q?\n", true)
+			components, ok := layoutV2(tc.out, "> q?\n", true, display{})
 			if ok != tc.ok {
 				t.Fatalf("ok = %v, want %v", ok, tc.ok)
 			}
@@ -89,7 +89,7 @@ func TestLayoutV2StaysWithinDiscordsLimits(t *testing.T) {
 func TestMessageTextReadsComponentsV2(t *testing.T) {
 	t.Parallel()
 	components, _ := layoutV2(bot.Outgoing{Text: "¿22 días? [1]", Lang: "es", AnswerID: 3,
-		Sources: []rag.Source{{N: 1, Hit: rag.Hit{Title: "Vacaciones"}}}}, "> ¿Cuántos días?\n", false)
+		Sources: []rag.Source{{N: 1, Hit: rag.Hit{Title: "Vacaciones"}}}}, "> ¿Cuántos días?\n", false, display{})
 	raw, _ := json.Marshal(map[string]any{"id": "1", "flags": discordgo.MessageFlagsIsComponentsV2, "components": components})
 	var m discordgo.Message
 	if err := json.Unmarshal(raw, &m); err != nil {

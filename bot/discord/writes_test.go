@@ -20,20 +20,22 @@ func TestWithdrawalDuringASlowAnswerEditStays(t *testing.T) {
 	e := setupE2E(t)
 	a := e.replica(t, true, nil, nil)
 	in := interaction{ID: "651", Token: "tok-651", Channel: chHR, User: userHR, Roles: []string{roleHR}, Question: salaryQ}
-	e.fake.slowNext("PATCH", "/api/v9/webhooks/1000/tok-651/messages/@original", 2*time.Second)
-	start := time.Now()
+	editing := e.fake.slowNext("PATCH", "/api/v9/webhooks/1000/tok-651/messages/@original", 2*time.Second)
 	a.gw.dispatch("INTERACTION_CREATE", json.RawMessage(in.JSON(t)))
-	waitFor(t, "the answer recorded", func() bool {
-		var n int
-		err := e.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM bot_answers WHERE channel = $1`, chHR).Scan(&n)
-		return err == nil && n > 0
-	})
-	time.Sleep(200 * time.Millisecond) // the answer's edit is in flight
+	select { // the answer's edit is in flight, for 2 s
+	case <-editing:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the answer's edit never reached Discord")
+	}
 	a.gw.dispatch("CHANNEL_UPDATE", e.fake.editChannel(chHR, func(ch *discordgo.Channel) {
 		ch.PermissionOverwrites = append(ch.PermissionOverwrites, memberOverwrite(userPlain))
 	}))
-	time.Sleep(time.Until(start.Add(3 * time.Second)))
-	wait(a.a)
+	waitFor(t, "the answer withdrawn", func() bool {
+		var n int
+		err := e.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM bot_answers WHERE channel = $1 AND redacted_at IS NOT NULL`, chHR).Scan(&n)
+		return err == nil && n > 0
+	})
+	wait(a.a) // the slow edit and every notice are done
 	if edits := e.fake.callsTo("PATCH", "/webhooks/1000/tok-651/messages/@original"); len(edits) == 0 || !hrLeak(edits[0].JSON(t)) {
 		t.Fatal("the slow edit did not write the hr answer (the test would prove nothing)")
 	}

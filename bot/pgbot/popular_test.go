@@ -39,7 +39,7 @@ func TestPopularQuestionsNeedTwoAskersAndReadableSources(t *testing.T) {
 			in.Conversation.Channel, in.Ephemeral, in.Public = "CPUB", true, true
 		}
 		out := h.Handle(ctx, in, nil)
-		if !out.Answered() || out.Abstained {
+		if !out.FromPipeline() || out.Abstained {
 			t.Fatalf("%s asking %q: %+v", user, text, out)
 		}
 	}

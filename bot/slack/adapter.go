@@ -49,6 +49,10 @@ type Options struct {
 	UpdateInterval time.Duration
 	// Placeholder is the text posted at once; default "Looking…".
 	Placeholder string
+	// Disclaimer, when set, is one line shown under every answer and hedged reply on every Slack
+	// path (underAnswer), never under "I couldn't find this" or a reason. It is display only:
+	// not part of the answer, its record or the answer cache.
+	Disclaimer string
 	// SuggestedPrompts are offered in every new assistant thread (at most four); empty means
 	// the questions most asked in the workspace whose answers the user may read.
 	SuggestedPrompts []string

@@ -176,7 +176,7 @@ func TestAssistantSuggestsPopularQuestionsTheUserMayRead(t *testing.T) {
 		t.Fatalf("suggested %s, want only the vacation question asked in #general, nothing asked in DMs or a private channel", got)
 	}
 	b.startAssistant(t, "EvP10", "DP10", "UEXT", "1700000005.001000")
-	time.Sleep(300 * time.Millisecond)
+	b.settle(t)
 	if n := len(b.fake.callsTo("assistant.threads.setSuggestedPrompts")); n != 1 {
 		t.Errorf("someone mapped to no group got suggestions (%d calls)", n)
 	}

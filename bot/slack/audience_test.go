@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 const salaryQuestion = "What is the base salary of band B7?"
@@ -61,9 +60,9 @@ func TestReplicaThatMissedAJoinDoesNotAnswerFromHRDocuments(t *testing.T) {
 	// U1 (everyone, not hr) joins; Slack delivers the event to replica A. A redelivery to B is
 	// dropped as a duplicate, as it is in production.
 	a.join(t, "EvR3", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
-	time.Sleep(200 * time.Millisecond) // replica A handles it first
+	a.settle(t) // replica A handles it first
 	b.postEvent(t, "member_joined_channel.json", event{EventID: "EvR3", Channel: "CHR", User: "U1", TS: nextTS()}, nil)
-	time.Sleep(200 * time.Millisecond)
+	b.settle(t)
 	if got := b.mention(t, "EvR4", "CHR", "UHR", salaryQuestion).Form["blocks"]; hrLeak(got) {
 		t.Fatalf("replica B answered from the hr document after a non-hr member joined (the event went to replica A):\n%s", got)
 	}

@@ -20,7 +20,7 @@ func TestMentionInThreadGetsOneAnswerWithSources(t *testing.T) {
 		t.Fatalf("status %d", code)
 	}
 	finals := b.waitFinals(t, "C1", 1)
-	time.Sleep(100 * time.Millisecond) // anything extra would show up now
+	b.settle(t) // anything extra would show up now
 	if n := len(b.finals("C1")); n != 1 {
 		t.Fatalf("%d final replies, want exactly 1", n)
 	}
@@ -71,7 +71,7 @@ func TestFollowUpWithoutMentionIsAnsweredWithHistory(t *testing.T) {
 	// The follow-up.
 	msg("Ev15", "U2", "Do unused vacation days carry over to next year?", root, "")
 	finals := b.waitFinals(t, "C1", 2)
-	time.Sleep(200 * time.Millisecond)
+	b.settle(t)
 	if n := len(b.finals("C1")); n != 2 {
 		t.Fatalf("%d final replies, want 2 (the mention and one follow-up)", n)
 	}
@@ -124,7 +124,7 @@ func TestForgedOrStaleSignatureIsRejected(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(200 * time.Millisecond)
+	b.settle(t)
 	if n := len(b.fake.callsTo("chat.postMessage")) + len(b.fake.callsTo("users.info")); n != 0 {
 		t.Fatalf("rejected requests caused %d Slack calls: %v", n, b.fake.methods())
 	}
@@ -156,7 +156,7 @@ func TestRetriedEventIsAnsweredOnce(t *testing.T) {
 		}
 	}
 	b.waitFinals(t, "C1", 1)
-	time.Sleep(300 * time.Millisecond)
+	b.settle(t)
 	if n, p := len(b.finals("C1")), len(b.placeholders("C1")); n != 1 || p != 1 {
 		t.Fatalf("%d final replies and %d placeholders for one event delivered 3 times, want 1 and 1", n, p)
 	}
@@ -195,7 +195,7 @@ func TestChannelScopeIsTheMembersIntersection(t *testing.T) {
 	// UEXT joins CHR: its next answer loses hr (members are read at every answer).
 	b.fake.channel("CHR", "UHR", "UEXT", "UBOT")
 	b.postEvent(t, "member_joined_channel.json", event{EventID: "Ev44", Channel: "CHR", User: "UEXT", TS: "1700000000.000600"}, nil)
-	time.Sleep(100 * time.Millisecond)
+	b.settle(t)
 	ask("Ev45", "CHR", "UHR")
 	after := b.waitFinals(t, "CHR", 2)[1].Form["blocks"]
 	if strings.Contains(after, "5,440,000") || !strings.Contains(after, "share no access group") {
@@ -289,7 +289,7 @@ func TestThrottledFinalUpdateWaitsForRetryAfter(t *testing.T) {
 	b.fake.throttleNext("chat.update", 1)
 	b.postEvent(t, "app_mention.json", event{EventID: "Ev7", Channel: "C1", User: "U1", Text: "<@UBOT> Can I work remotely?", TS: "1700000000.000900"}, nil)
 	b.waitFinals(t, "C1", 2) // the throttled update and the one after Retry-After
-	time.Sleep(100 * time.Millisecond)
+	b.settle(t)
 	updates := b.fake.callsTo("chat.update")
 	if len(updates) != 2 {
 		t.Fatalf("%d chat.update calls, want the throttled one and one more", len(updates))

@@ -37,9 +37,9 @@ func TestUserGroupChangeReachesEveryReplica(t *testing.T) {
 	}
 	a.fake.userGroup("S0HR", "hr-team")
 	a.postEvent(t, "subteam_members_changed.json", event{EventID: "EvG2", Subteam: "S0HR", User: "UG", TS: nextTS()}, nil)
-	time.Sleep(200 * time.Millisecond)                                                                                     // replica A handles it first
+	a.settle(t)                                                                                                            // replica A handles it first
 	b.postEvent(t, "subteam_members_changed.json", event{EventID: "EvG2", Subteam: "S0HR", User: "UG", TS: nextTS()}, nil) // a duplicate
-	time.Sleep(200 * time.Millisecond)
+	b.settle(t)
 	if got := b.dm(t, "EvG3", "DUG", "UG", salaryQuestion).Form["blocks"]; hrLeak(got) {
 		t.Fatalf("replica B still answered from hr after the member left @hr-team (the event went to replica A):\n%s", got)
 	}
@@ -56,7 +56,7 @@ func TestUserChangeReachesEveryReplica(t *testing.T) {
 	}
 	a.fake.user(fakeUser{ID: "UHR", Email: "henry@example.com"})
 	a.postEvent(t, "user_change.json", event{EventID: "EvU2", User: "UHR", Email: "henry@example.com", TS: nextTS()}, nil)
-	time.Sleep(200 * time.Millisecond)
+	a.settle(t)
 	if got := b.dm(t, "EvU3", "DHR", "UHR", salaryQuestion).Form["blocks"]; hrLeak(got) {
 		t.Fatalf("replica B still used the old e-mail's hr group after user_change reached replica A:\n%s", got)
 	}
@@ -109,14 +109,14 @@ func TestStatusChangeDoesNotReloadTheWorkspace(t *testing.T) {
 		t.Fatal("the public channel's answer did not list the workspace (the test would prove nothing)")
 	}
 	a.postEvent(t, "user_change.json", event{EventID: "EvK2", User: "U2", Email: "ben@example.com", Text: "on holiday", TS: nextTS()}, nil)
-	time.Sleep(200 * time.Millisecond)
+	a.settle(t)
 	a.mention(t, "EvK3", "C1", "U1", "Can I work remotely?")
 	if n := len(a.fake.callsTo("users.list")); n != lists {
 		t.Fatalf("a status change made the replica list the workspace again (%d users.list calls, was %d)", n, lists)
 	}
 	// An e-mail change does.
 	a.postEvent(t, "user_change.json", event{EventID: "EvK4", User: "U2", Email: "ben@partner.com", TS: nextTS()}, nil)
-	time.Sleep(200 * time.Millisecond)
+	a.settle(t)
 	a.mention(t, "EvK5", "C1", "U1", "Can I work remotely?")
 	if n := len(a.fake.callsTo("users.list")); n == lists {
 		t.Fatal("an e-mail change did not make the replica list the workspace again")

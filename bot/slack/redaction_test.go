@@ -143,7 +143,7 @@ func TestAnswerInFlightDuringAJoinIsWithdrawn(t *testing.T) {
 		t.Fatal("replica B never started answering")
 	}
 	a.join(t, "EvF2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
-	time.Sleep(300 * time.Millisecond) // replica A handles the join while B still answers
+	a.settle(t) // replica A handles the join while B still answers
 	close(gate.Open)
 	final := b.waitFinals(t, "CHR", 1)[0]
 	if !hrLeak(final.Form["blocks"]) {
@@ -189,11 +189,11 @@ func TestFailedNoticeIsRetriedAtTheNextQuestion(t *testing.T) {
 	t.Parallel()
 	a := setup(t)
 	hr := a.mention(t, "EvZ1", "CHR", "UHR", salaryQuestion)
-	time.Sleep(300 * time.Millisecond) // the answer's own re-check after saving is over
+	a.settle(t) // the answer's own re-check after saving is over
 	a.fake.failNext("chat.update", 1)
 	a.join(t, "EvZ2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	a.fake.waitFor("the refused edit", 10*time.Second, func() bool { return len(a.fake.callsTo("chat.update")) >= 2 })
-	time.Sleep(100 * time.Millisecond)
+	a.settle(t)
 	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 1 {
 		t.Fatalf("%d notices recorded by the fake; want only the refused one", n)
 	}

@@ -36,48 +36,95 @@ const (
 // one section are split at paragraph, line or sentence ends; past the block limit the text is cut
 // with a note.
 func renderReply(out bot.Outgoing) ([]slack.Block, string) {
-	return renderReplyWith(out, replyStyle{})
+	r := renderReplyWith(out, replyStyle{})
+	return r.blocks(), r.fallback
 }
 
-// replyStyle says how a reply's buttons look.
+// replyStyle says how what goes under a reply looks (see underAnswer).
 type replyStyle struct {
 	// feedbackButtons renders 👍/👎 as Slack's feedback_buttons element (in a context_actions
 	// block, as in assistant threads) instead of two plain buttons.
 	feedbackButtons bool
+	// disclaimer is Options.Disclaimer: a line under every reply that cites passages.
+	disclaimer string
 }
 
-// tailBlocks are the blocks under a reply's text: its sources and its buttons.
-func tailBlocks(out bot.Outgoing, style replyStyle) []slack.Block {
-	var tail []slack.Block
-	if len(out.Sources) > 0 {
-		tail = append(tail, sourcesBlock(out.Sources)...)
+// style is the adapter's reply style, with feedback_buttons or plain buttons.
+func (a *Adapter) style(feedbackButtons bool) replyStyle {
+	return replyStyle{feedbackButtons: feedbackButtons, disclaimer: a.opts.Disclaimer}
+}
+
+// slackReply is a reply laid out for Slack: the blocks of its text, the blocks under it
+// (underAnswer), and the notification text.
+type slackReply struct {
+	text, under []slack.Block
+	fallback    string
+}
+
+// blocks is the whole message: the text, then what goes under it.
+func (r slackReply) blocks() []slack.Block {
+	return append(append(make([]slack.Block, 0, len(r.text)+len(r.under)), r.text...), r.under...)
+}
+
+// underAnswer returns every block shown under a reply's text, on every Slack path: a reply in a
+// thread, a DM or an assistant thread written into its placeholder (reply.write), a /cita reply
+// (renderReply), and a streamed reply, whose chat.stopStream carries exactly these blocks
+// (finalStreamWrite in stream.go). Anything shown under an answer is added here and nowhere
+// else, and is never cut: a long text gives way to it (renderReplyWith). By reply kind:
+//   - an answer: its sources, the disclaimer when one is set (Options.Disclaimer), then 👍 /
+//     👎 and "How I answered";
+//   - a hedged reply: a warning line first (bot.HedgeNote), then as an answer;
+//   - "I couldn't find this": 👍 / 👎 and "How I answered" (no sources);
+//   - a reason: nothing.
+func underAnswer(out bot.Outgoing, style replyStyle) []slack.Block {
+	var under []slack.Block
+	switch out.Kind() {
+	case bot.ReplyHedged:
+		under = append(under, hedgeBlock(out.Lang))
+		fallthrough
+	case bot.ReplyAnswer:
+		if len(out.Sources) > 0 {
+			under = append(under, sourcesBlock(out.Sources)...)
+		}
+	case bot.ReplyNotFound, bot.ReplyReason:
 	}
-	if out.AnswerID != 0 && out.Answered() {
+	if style.disclaimer != "" && out.CitesPassages() {
+		under = append(under, slack.NewContextBlock("cita_disclaimer",
+			slack.NewTextBlockObject(slack.MarkdownType, truncate(escape(style.disclaimer), maxSectionChars), false, false)))
+	}
+	if out.AnswerID != 0 && out.FromPipeline() {
 		if style.feedbackButtons {
-			tail = append(tail, feedbackBlocks(out.AnswerID, out.Lang)...)
+			under = append(under, feedbackBlocks(out.AnswerID, out.Lang)...)
 		} else {
-			tail = append(tail, actionsBlock(out.AnswerID, out.Lang))
+			under = append(under, actionsBlock(out.AnswerID, out.Lang))
 		}
 	}
-	return tail
+	return under
 }
 
-// renderReplyWith is renderReply in style.
-func renderReplyWith(out bot.Outgoing, style replyStyle) ([]slack.Block, string) {
-	tail := tailBlocks(out, style)
+// hedgeBlock is the warning under a hedged reply's text, as a context line.
+func hedgeBlock(lang string) slack.Block {
+	return slack.NewContextBlock("cita_hedged",
+		slack.NewTextBlockObject(slack.MarkdownType, ":warning: "+escape(bot.HedgeNote(lang)), false, false))
+}
+
+// renderReplyWith is renderReply in style: the text split into sections, cut with a note when it
+// would leave no room for what goes under it.
+func renderReplyWith(out bot.Outgoing, style replyStyle) slackReply {
+	under := underAnswer(out, style)
 	parts := splitText(escape(out.Text), maxSectionChars)
-	room := maxBlocks - len(tail)
+	room := maxBlocks - len(under)
 	if len(parts) > room {
 		parts = parts[:room]
 		last := parts[room-1]
 		note := "\n… (cut: the answer is longer than one Slack message)"
 		parts[room-1] = truncate(last, maxSectionChars-len(note)) + note
 	}
-	blocks := make([]slack.Block, 0, len(parts)+len(tail))
+	text := make([]slack.Block, 0, len(parts))
 	for _, p := range parts {
-		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p, false, false), nil, nil))
+		text = append(text, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, p, false, false), nil, nil))
 	}
-	return append(blocks, tail...), truncate(escape(out.Text), maxFallback)
+	return slackReply{text: text, under: under, fallback: truncate(escape(out.Text), maxFallback)}
 }
 
 // sourcesBlock renders sources as context blocks of links: "[1] Title › Section · updated

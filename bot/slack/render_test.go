@@ -134,3 +134,58 @@ func FuzzSplitText(f *testing.F) {
 		}
 	})
 }
+
+// TestUnderAnswerByKind: what goes under a reply's text, per kind, and that a text too long for
+// one message is cut before it, never it.
+func TestUnderAnswerByKind(t *testing.T) {
+	t.Parallel()
+	sources := []rag.Source{{N: 1, Hit: rag.Hit{Title: "Vacation policy", URL: "https://docs.example.com/vacation"}}}
+	long := strings.Repeat("Vacation days are counted in business days. ", 3000)
+	for _, tc := range []struct {
+		name string
+		out  bot.Outgoing
+		want []string // block ids or types, in order
+	}{
+		{"answer", bot.Outgoing{Text: "22 days [1].", Sources: sources, AnswerID: 3}, []string{"context", "cita_answer_3"}},
+		{"hedged", bot.Outgoing{Text: "Closest: 22 days [1].", Sources: sources, AnswerID: 3, Hedged: true}, []string{"cita_hedged", "context", "cita_answer_3"}},
+		{"long hedged", bot.Outgoing{Text: long, Sources: sources, AnswerID: 3, Hedged: true}, []string{"cita_hedged", "context", "cita_answer_3"}},
+		{"not found", bot.Outgoing{Text: "I couldn't find this.", AnswerID: 3, Abstained: true}, []string{"cita_answer_3"}},
+		{"not found, sources kept by mistake", bot.Outgoing{Text: "I couldn't find this.", Sources: sources, AnswerID: 3, Abstained: true}, []string{"cita_answer_3"}},
+		{"reason", bot.ReasonReply("salary?", bot.ReasonBusy), nil},
+		{"unrecorded answer", bot.Outgoing{Text: "22 days [1].", Sources: sources}, []string{"context"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := renderReplyWith(tc.out, replyStyle{})
+			raw, _ := json.Marshal(r.under)
+			var decoded []struct {
+				Type    string `json:"type"`
+				BlockID string `json:"block_id"`
+			}
+			if err := json.Unmarshal(raw, &decoded); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range decoded {
+				got = append(got, cmpOr(b.BlockID, b.Type))
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Fatalf("under the text: %v, want %v", got, tc.want)
+			}
+			all := r.blocks()
+			if len(all) > maxBlocks {
+				t.Fatalf("%d blocks", len(all))
+			}
+			if tail := all[len(all)-len(r.under):]; len(r.under) > 0 && tail[0] != r.under[0] {
+				t.Fatal("the blocks under the text are not the message's last blocks")
+			}
+		})
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

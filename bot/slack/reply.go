@@ -42,7 +42,7 @@ type reply struct {
 
 // prepareReply returns q's reply before anything is posted (see post).
 func (a *Adapter) prepareReply(q question) *reply {
-	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, writer: newThrottledWriter()}
+	return &reply{a: a, channel: q.channel, threadTS: q.threadTS, received: q.received, writer: newThrottledWriter(), style: a.style(false)}
 }
 
 // post shows the placeholder in the thread (or, when Slack refuses it, a 👀 reaction on the
@@ -163,8 +163,8 @@ func (r *reply) finish(ctx context.Context, out bot.Outgoing) {
 
 // write writes out as answer id's final reply (see finish).
 func (r *reply) write(ctx context.Context, id int64, out bot.Outgoing) error {
-	blocks, fallback := renderReplyWith(out, r.style)
-	opts := []slack.MsgOption{slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...)}
+	rendered := renderReplyWith(out, r.style)
+	opts := []slack.MsgOption{slack.MsgOptionText(rendered.fallback, false), slack.MsgOptionBlocks(rendered.blocks()...)}
 	if r.ts != "" {
 		err := r.a.writeAnswer(ctx, id, func() error {
 			_, _, _, err := r.a.api.UpdateMessageContext(ctx, r.channel, r.ts, opts...)

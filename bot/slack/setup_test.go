@@ -186,6 +186,17 @@ func (b *bundle) postEvent(t *testing.T, name string, ev event, header http.Head
 	return code
 }
 
+// settle waits until b's adapter has handled every event posted to it (and whatever those
+// started), instead of sleeping and hoping it did. It fails the test after a minute.
+func (b *bundle) settle(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := b.adapter.Idle(ctx); err != nil {
+		t.Fatalf("the adapter is still busy after a minute: %v", err)
+	}
+}
+
 // finals returns the chat.update and chat.postMessage calls in channel that carry blocks (final
 // replies, not placeholders, streamed text or the notices that withdraw answers).
 func (b *bundle) finals(channel string) []call {

@@ -34,7 +34,7 @@ func (a *Adapter) handleSlash(ctx context.Context, cmd slack.SlashCommand, recei
 		out = a.opts.Handler.Handle(ctx, bot.Incoming{Conversation: conv, UserID: cmd.UserID, Text: cmd.Text, Scope: scope,
 			Audience: bot.AudiencePrivate, Ephemeral: true, ReceivedAt: received}, nil)
 	}
-	blocks, fallback := renderReply(out)
-	a.ephemeral(ctx, cmd.ChannelID, cmd.UserID, "", slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+	r := renderReplyWith(out, a.style(false))
+	a.ephemeral(ctx, cmd.ChannelID, cmd.UserID, "", slack.MsgOptionText(r.fallback, false), slack.MsgOptionBlocks(r.blocks()...))
 	a.trace("final", received)
 }

@@ -69,7 +69,7 @@ func TestSocketModeAcksAndAnswersOnce(t *testing.T) {
 		t.Fatalf("acked %v, want env-1 and env-2", acked)
 	}
 	final := b.waitFinals(t, "C1", 1)[0]
-	time.Sleep(200 * time.Millisecond)
+	b.settle(t)
 	if n := len(b.finals("C1")); n != 1 || !strings.Contains(final.Form["blocks"], "22") {
 		t.Fatalf("%d finals (%s), want one answer", n, final.Form["blocks"])
 	}

@@ -135,7 +135,7 @@ func (s *stream) start(ctx context.Context, text, chunk string) {
 	}
 	a.logger.InfoContext(ctx, "slack native streaming unavailable; updating a message instead", slog.String("channel_id", s.q.channel), slog.Any("error", err))
 	r := a.prepareReply(s.q)
-	r.style, r.initial = replyStyle{feedbackButtons: true}, text
+	r.style, r.initial = a.style(true), text
 	r.text.WriteString(text) // already shown by post: later deltas are appended to it
 	r.post(ctx, s.q.ts)
 	a.trace("first_words", s.q.received)
@@ -171,7 +171,7 @@ func (s *stream) finish(ctx context.Context, out bot.Outgoing) {
 	a := s.a
 	if ts == "" {
 		r := a.prepareReply(s.q)
-		r.style = replyStyle{feedbackButtons: true}
+		r.style = a.style(true)
 		r.finish(ctx, out)
 		return
 	}
@@ -214,17 +214,16 @@ type finalStreamWrite struct {
 // refused, writes the whole reply over it. It returns the error of the last write tried.
 func (f *finalStreamWrite) write(ctx context.Context) error {
 	a, q, out := f.s.a, f.s.q, f.out
-	blocks, fallback := renderReplyWith(out, replyStyle{feedbackButtons: true})
+	rendered := renderReplyWith(out, a.style(true))
 	same := strings.TrimSpace(f.text) == strings.TrimSpace(out.Text)
 	var err error
 	if !f.stopped {
-		tail := blocks[len(blocks)-len(tailBlocks(out, replyStyle{feedbackButtons: true})):]
 		opts := []slack.MsgOption{}
 		if same && f.sent < len(f.text) {
 			opts = append(opts, slack.MsgOptionMarkdownText(escape(f.text[f.sent:])))
 		}
-		if same && len(tail) > 0 {
-			opts = append(opts, slack.MsgOptionBlocks(tail...))
+		if same && len(rendered.under) > 0 { // what goes under the streamed text: underAnswer
+			opts = append(opts, slack.MsgOptionBlocks(rendered.under...))
 		}
 		err = a.writeAnswer(ctx, out.AnswerID, func() error {
 			_, _, err := a.api.StopStreamContext(ctx, q.channel, f.ts, opts...)
@@ -243,11 +242,11 @@ func (f *finalStreamWrite) write(ctx context.Context) error {
 	}
 	id := out.AnswerID
 	if errors.Is(err, bot.ErrWriteUnchecked) {
-		blocks, fallback = renderReplyWith(notRecorded(out), replyStyle{})
+		rendered = renderReplyWith(notRecorded(out), replyStyle{})
 		id = 0 // a short error, no answer text
 	}
 	err = a.writeAnswer(ctx, id, func() error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, q.channel, f.ts, slack.MsgOptionText(fallback, false), slack.MsgOptionBlocks(blocks...))
+		_, _, _, err := a.api.UpdateMessageContext(ctx, q.channel, f.ts, slack.MsgOptionText(rendered.fallback, false), slack.MsgOptionBlocks(rendered.blocks()...))
 		return err
 	})
 	if err != nil && !errors.Is(err, bot.ErrWriteWithdrawn) {

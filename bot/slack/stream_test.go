@@ -43,7 +43,7 @@ func TestRefusedFinalStreamWritesAreNeverSilent(t *testing.T) {
 			errorShown := func(s string) bool { return strings.Contains(s, "Something went wrong on my side") }
 			if tc.answers {
 				b.fake.waitFor("the stream stopped", 10*time.Second, func() bool { return len(b.fake.callsTo("chat.stopStream")) == 2 })
-				time.Sleep(200 * time.Millisecond) // no error follows
+				b.settle(t) // no error follows
 				if n := refused.Load(); n != 3 {
 					t.Fatalf("%d final writes; want the stop and the update refused, then the stop of the second attempt", n)
 				}

@@ -3,7 +3,6 @@ package slack_test
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // A DM is never left unanswered, whatever the message's subtype: a file with a question is
@@ -41,7 +40,7 @@ func TestEveryAddressedSubtypeGetsAnAnswerOrAReason(t *testing.T) {
 		Text: "the answer", Email: "Looking…", TS: "1700000000.000904"}, nil)
 	b.postEvent(t, "message_changed.json", event{EventID: "EvSubY", Channel: "DF5", ChannelType: "im", User: "U1",
 		Text: "same words", Email: "same words", TS: "1700000000.000905"}, nil)
-	time.Sleep(300 * time.Millisecond)
+	b.settle(t)
 	if n := len(b.placeholders("DF4")) + len(b.placeholders("DF5")); n != 0 {
 		t.Errorf("%d replies to messages not addressed to the bot", n)
 	}

@@ -32,7 +32,7 @@ func TestSweepWithdrawsAfterALostJoin(t *testing.T) {
 		t.Fatalf("setup: hr answer %q, vpn answer %q", hr.Form["blocks"], vac.Form["blocks"])
 	}
 	a.join(t, "", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, true)
-	time.Sleep(100 * time.Millisecond)
+	a.settle(t)
 	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
 		t.Fatalf("setup: withdrawn before any sweep (%d edits)", n)
 	}

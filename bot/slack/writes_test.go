@@ -33,7 +33,7 @@ func holdFinal(b *bundle, channel string, delay time.Duration, retryAfter string
 // withdrawnDuringFinalWrite asks the hr question in the private channel CHR, lets the guest
 // UEXT join while the final answer's write is held (throttled or slow), and checks that the
 // message ends showing the notice, and stays so after the held write is done or retried.
-func withdrawnDuringFinalWrite(t *testing.T, delay time.Duration, retryAfter string, settle time.Duration) {
+func withdrawnDuringFinalWrite(t *testing.T, delay time.Duration, retryAfter string) {
 	a := setup(t)
 	held := holdFinal(a, "CHR", delay, retryAfter)
 	a.postEvent(t, "app_mention.json", event{EventID: "EvW1", Channel: "CHR", User: "UHR", Text: "<@UBOT> " + salaryQuestion, TS: nextTS()}, nil)
@@ -41,7 +41,7 @@ func withdrawnDuringFinalWrite(t *testing.T, delay time.Duration, retryAfter str
 	ts := held()
 	a.join(t, "EvW2", "CHR", "UEXT", []string{"UHR", "UEXT", "UBOT"}, false)
 	a.fake.waitFor("the notice", 10*time.Second, func() bool { return strings.Contains(a.fake.shownIn("CHR", ts), "I withdrew this answer") })
-	time.Sleep(settle) // past the held write, and its retry after a 429
+	a.settle(t) // past the held write, and its retry after a 429
 	if got := a.fake.shownIn("CHR", ts); hrLeak(got) || !strings.Contains(got, "I withdrew this answer") {
 		t.Fatalf("the withdrawn answer's message shows, once every write is done:\n%s", got)
 	}
@@ -58,14 +58,14 @@ func withdrawnDuringFinalWrite(t *testing.T, delay time.Duration, retryAfter str
 // the message is edited into the notice; the retried update must not write the answer over it.
 func TestWithdrawalDuringAThrottledFinalUpdateStays(t *testing.T) {
 	t.Parallel()
-	withdrawnDuringFinalWrite(t, 0, "2", 3*time.Second)
+	withdrawnDuringFinalWrite(t, 0, "2")
 }
 
 // TestWithdrawalDuringASlowFinalUpdateStays: the same with a final chat.update that takes 2 s,
 // the guest's join landing while it is in flight.
 func TestWithdrawalDuringASlowFinalUpdateStays(t *testing.T) {
 	t.Parallel()
-	withdrawnDuringFinalWrite(t, 2*time.Second, "", 2500*time.Millisecond)
+	withdrawnDuringFinalWrite(t, 2*time.Second, "")
 }
 
 // failingStore is the bot store with injected database failures.
@@ -102,7 +102,7 @@ func TestFailedWithdrawalIsRedoneAtTheNextCheck(t *testing.T) {
 	store.redactions.Store(1 << 20)
 	a.join(t, "EvD2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	a.fake.waitFor("the failed withdrawal", 10*time.Second, store.failed.Load)
-	time.Sleep(300 * time.Millisecond)
+	a.settle(t)
 	if n := len(a.redactions("CHR", hr.Form["ts"])); n != 0 {
 		t.Fatalf("withdrawn %d times although the withdrawal failed (the test would prove nothing)", n)
 	}
@@ -158,7 +158,7 @@ func TestAnswerThatCannotBeRecordedIsNotShown(t *testing.T) {
 		}
 		return false
 	})
-	time.Sleep(200 * time.Millisecond)
+	a.settle(t)
 	for _, m := range []string{"chat.update", "chat.postMessage"} {
 		for _, c := range a.fake.callsTo(m) {
 			if hrLeak(c.Form["text"]+c.Form["blocks"]) || strings.Contains(c.Form["text"], "5,440,000") {

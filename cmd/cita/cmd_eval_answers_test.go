@@ -67,7 +67,7 @@ func TestEvalAnswersOnTheProjectHandbook(t *testing.T) {
 	}
 }
 
-// TestEvalAnswersOnTheSharedHandbook guards the README's answer-level figures on
+// TestEvalAnswersOnTheSharedHandbook guards the answer-level figures of docs/answer-quality.md on
 // ../shared/eval/handbook-gitlab (real handbook pages; Spanish questions about English pages),
 // a little below them so that noise does not fail it but a regression does.
 func TestEvalAnswersOnTheSharedHandbook(t *testing.T) {
@@ -114,7 +114,7 @@ func TestEvalAnswersOnTheSharedHandbook(t *testing.T) {
 
 // TestEvalAnswersOnTheHeldOutSet reports testdata/heldout-es, the set written before any tuning
 // of issue 23 and never used for a choice, and puts a floor under it that only a regression
-// crosses: the figures are the project's held-out ones (README), not targets tuned here.
+// crosses: the figures are the project's held-out ones (docs/answer-quality.md), not targets tuned here.
 func TestEvalAnswersOnTheHeldOutSet(t *testing.T) {
 	clearEnv(t)
 	cs, _ := testdb.Schema(t)

@@ -267,6 +267,7 @@ func (s *service) buildSlack(ctx context.Context) error {
 		BotToken: sc.BotToken, APIURL: sc.APIURL, Handler: s.handler, Store: s.store,
 		Access:        s.identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
 		ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: s.e.logger, SuggestedPrompts: sc.SuggestedPrompts,
+		Disclaimer: sc.Disclaimer, // display only: not the pipeline's, not in the answer cache
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 		Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 	}

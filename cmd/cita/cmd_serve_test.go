@@ -122,6 +122,7 @@ slack:
   mode: http
   signing_secret: %s
   api_url: %s
+  disclaimer: "Generated from our handbook; check the source before acting."
 server:
   workers: 2
   queue_size: 4
@@ -196,6 +197,9 @@ database:
 	}
 	if fake.Calls()["chat.update"] == 0 {
 		t.Error("the answer was never written into the placeholder")
+	}
+	if got := fake.FinalBlocks("C00001"); !strings.Contains(got, "cita_disclaimer") || !strings.Contains(got, "check the source before acting") {
+		t.Errorf("slack.disclaimer is not under the answer: %s", got)
 	}
 
 	srv.stop(t)

@@ -11,11 +11,10 @@ import (
 
 // mcpServer wires the MCP server to the app's index, the answering pipeline, the token table and
 // the configured access mapping with the identity groups (and OIDC issuer, when set). ask waits
-// in the chat answer queue and is limited per caller like chat questions (limit).
+// in the chat answer queue and is limited per caller like chat questions (limit, with the
+// same defaults: bot.RateLimit.WithDefaults).
 func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot.RateLimit, identity identityGroups, logger *slog.Logger) *mcpserver.Server {
-	if limit.PerMinute <= 0 {
-		limit = bot.DefaultRateLimit
-	}
+	limit = limit.WithDefaults() // the chat handler's rate, defaults as there
 	mc := a.cfg.MCP.WithDefaults()
 	opts := mcpserver.Options{
 		Searcher:  a.search,

@@ -74,11 +74,13 @@ func currentVersions() composerVersions {
 
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt version), the reranker, the embedding model and dimension, the query translator, the
-// glossaries (an entry changed in the configuration takes effect at once) and the thresholds of
-// the three kinds of reply.
-// Answers cached under another variant are never served. Parts are length-prefixed, so no value
-// can pose as another part.
+// prompt version), the reranker, the thresholds of the three kinds of reply
+// (answers.min_evidence and answers.confident_evidence, the defaults when unset), the embedding
+// model and dimension, the query translator and the glossaries (an entry changed in the
+// configuration takes effect at once). Answers cached under another variant are never served.
+// Parts are length-prefixed, so no value can pose as another part. A new setting that changes
+// what an answer says belongs here too (see docs/configuration.md); one that only changes how a
+// reply is shown does not.
 func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions, org *glossary.Glossary) string {
 	parts := []string{"extractive", v.Extractive}
 	if cfg.Chat.BaseURL != "" {
@@ -90,9 +92,18 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v
 	if r := cfg.Rerank; r.BaseURL != "" {
 		parts = append(parts, "rerank", r.BaseURL, r.Flavor, r.Model)
 	}
+	minEvidence := cfg.Answers.MinEvidence
+	if minEvidence == 0 {
+		minEvidence = rag.DefaultMinEvidence
+	}
+	confident := cfg.Answers.ConfidentEvidence
+	if confident == 0 {
+		confident = rag.DefaultConfidentEvidence
+	}
+	parts = append(parts, "min_evidence", strconv.FormatFloat(minEvidence, 'g', -1, 64),
+		"confident_evidence", strconv.FormatFloat(max(confident, minEvidence), 'g', -1, 64))
 	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator,
-		"glossary", glossary.Fingerprint(glossary.Builtin(), org),
-		"thresholds", strconv.FormatFloat(cfg.Answers.MinEvidence, 'g', -1, 64), strconv.FormatFloat(cfg.Answers.ConfidentEvidence, 'g', -1, 64))
+		"glossary", glossary.Fingerprint(glossary.Builtin(), org))
 	var b strings.Builder
 	for _, p := range parts {
 		fmt.Fprintf(&b, "%d:%s;", len(p), p)

@@ -66,6 +66,15 @@ func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	newExtractive := now
 	newExtractive.Extractive += "-next"
 	addWith("offline with another extractive version", base(), emb, "apertium", newExtractive)
+	strict := base()
+	strict.Answers.MinEvidence = 0.35
+	add("another relevance threshold", strict, emb)
+	// Unset is the default threshold, not a variant of its own.
+	explicitDefault := base()
+	explicitDefault.Answers.MinEvidence = rag.DefaultMinEvidence
+	if got := cacheVariant(explicitDefault, emb, "apertium", now, nil); got != variants["offline"] {
+		t.Errorf("answers.min_evidence at the default has variant %q, unset has %q: want the same", got, variants["offline"])
+	}
 	// A value cannot pose as the boundary of another part.
 	add("a model name inside the URL", chatConfig("http://a.example/v1|m1", ""), emb)
 	// The organisation's glossary and the thresholds change answers without a re-index.

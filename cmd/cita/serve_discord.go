@@ -38,6 +38,7 @@ func discordOptions(dc config.DiscordConfig, handler discord.Handler, logger *sl
 		RoleNames:      dc.AllowRoleNames,
 		ChannelGroups:  dc.ChannelGroups,
 		MessageContent: dc.MessageContent, MemberEvents: dc.MemberEvents, Threads: dc.Threads, APIBaseURL: dc.APIBaseURL, HTTPPath: dc.HTTPPath,
-		Handler: handler, Logger: logger,
+		Disclaimer: dc.Disclaimer, // display only: not the pipeline's, not in the answer cache
+		Handler:    handler, Logger: logger,
 	}, nil
 }

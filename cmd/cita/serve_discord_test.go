@@ -16,7 +16,7 @@ func TestDiscordOptionsFromConfig(t *testing.T) {
 	dc := config.DiscordConfig{
 		Token: "t", ApplicationID: "123", PublicKey: key, Mode: config.DiscordModeHTTP, GuildIDs: []string{"5"},
 		RoleGroups: map[string][]string{"77": {"hr"}}, ChannelGroups: map[string][]string{"6": {"hr"}},
-		MessageContent: true,
+		MessageContent: true, Disclaimer: "Generated from our handbook.",
 	}
 	opts, err := discordOptions(dc, nil, nil)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestDiscordOptionsFromConfig(t *testing.T) {
 	}
 	if opts.Mode != discord.ModeHTTP || opts.Threads != discord.ThreadsButton || opts.HTTPPath != "/discord/interactions" ||
 		len(opts.PublicKey) != 32 || opts.PublicKey[0] != 0xab || opts.GuildIDs[0] != "5" || opts.ChannelGroups["6"][0] != "hr" ||
-		!opts.MessageContent || opts.MemberEvents {
+		!opts.MessageContent || opts.MemberEvents || opts.Disclaimer != "Generated from our handbook." {
 		t.Errorf("options %+v", opts)
 	}
 	if got := opts.Access.Groups(bot.Identity{Roles: []string{"77"}}); strings.Join(got, ",") != "everyone,hr" || opts.RoleNames {

@@ -22,8 +22,8 @@ type offlineTranslator struct {
 
 // newTranslator returns the offline query translator of the given kind. "auto" (or "") is
 // Apertium when it is installed, else FreeDict's dictionaries when they are (word by word:
-// weaker, see README "Retrieval quality"), else none. A kind whose data is missing returns an
-// error saying what to install; "off" returns none.
+// weaker, see docs/answer-quality.md, "Cross-lingual search, measured"), else none. A kind
+// whose data is missing returns an error saying what to install; "off" returns none.
 func newTranslator(kind string, logger *slog.Logger) (offlineTranslator, error) {
 	none := offlineTranslator{name: "none", stop: func() {}}
 	switch kind {

@@ -15,7 +15,7 @@ import (
 // be quoted, and the miss would be blamed on the answerer.
 func TestProjectHandbookGoldSurvivesExtraction(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{projectSet, heldOutSet} {
+	for _, dir := range projectSets {
 		t.Run(filepath.Base(dir), func(t *testing.T) { goldSurvivesExtraction(t, dir) })
 	}
 }

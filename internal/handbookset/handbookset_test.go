@@ -13,11 +13,14 @@ import (
 )
 
 // projectSet is the handbook the project writes itself (testdata/handbook); heldOutSet is its
-// Spanish-documents set (testdata/heldout-es), written before any tuning and never used for a
-// choice.
+// Spanish-documents set (testdata/heldout-es) and bilingualHeldOutSet its English-and-Spanish
+// documents set (testdata/heldout-bilingual), both written before any tuning and never used for
+// a choice. projectSets lists every set the tests check.
 var (
-	projectSet = filepath.Join("..", "..", "testdata", "handbook")
-	heldOutSet = filepath.Join("..", "..", "testdata", "heldout-es")
+	projectSet          = filepath.Join("..", "..", "testdata", "handbook")
+	heldOutSet          = filepath.Join("..", "..", "testdata", "heldout-es")
+	bilingualHeldOutSet = filepath.Join("..", "..", "testdata", "heldout-bilingual")
+	projectSets         = []string{projectSet, heldOutSet, bilingualHeldOutSet}
 )
 
 // TestProjectHandbookIsConsistent guards the project's own sets: every gold answer is stated in
@@ -25,7 +28,7 @@ var (
 // --answers` loads the set.
 func TestProjectHandbookIsConsistent(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{projectSet, heldOutSet} {
+	for _, dir := range projectSets {
 		t.Run(filepath.Base(dir), func(t *testing.T) { checkSet(t, dir) })
 	}
 }
@@ -57,7 +60,7 @@ func checkSet(t *testing.T, dir string) {
 // indexer reads (title, owner, updated), so citations show a title and a date.
 func TestProjectHandbookFrontMatter(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{projectSet, heldOutSet} {
+	for _, dir := range projectSets {
 		t.Run(filepath.Base(dir), func(t *testing.T) { frontMatter(t, dir) })
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/citahq/cita/rag/eval"
 )
 
-// TestRetrievalQuality guards the README's figures: hybrid nDCG@10 on the XQuAD sets stays at or
-// above the targets and never below the better of its two arms. Search runs as cita wires it:
-// with the offline translator, which the cross-lingual sets (Spanish questions over English
-// passages and the reverse) need.
+// TestRetrievalQuality guards the figures of docs/answer-quality.md: hybrid nDCG@10 on the XQuAD
+// sets stays at or above the targets and never below the better of its two arms. Search runs as
+// cita wires it: with the offline translator, which the cross-lingual sets (Spanish questions over
+// English passages and the reverse) need.
 func TestRetrievalQuality(t *testing.T) {
 	sharedDir(t, "eval")
 	tr := translator(t)

@@ -1,7 +1,9 @@
 // Package testdb gives tests a real PostgreSQL with pgvector: the server named by
 // $CITA_TEST_DATABASE_URL, or else a private cluster that every test process shares and that
-// outlives the run (stop it with `go run ./internal/testdb/stopcluster`). Tests never skip for
-// lack of a database: they fail and say how to get one.
+// outlives the run. Each process holds a lease on it (lease.go), so the cluster is stopped (by
+// `make test` through ./internal/testdb/testsuite, or `go run ./internal/testdb/stopcluster`)
+// only when no other suite on the machine is using it. Tests never skip for lack of a database:
+// they fail and say how to get one.
 package testdb
 
 import (
@@ -36,6 +38,7 @@ var shared struct {
 	once       sync.Once
 	connString string
 	cluster    *pgcluster.Cluster // nil when EnvURL names the server
+	lease      *Lease             // held for the process's life; nil when EnvURL names the server
 	err        error
 }
 
@@ -62,6 +65,11 @@ func setup(ctx context.Context) (string, error) {
 	connString := os.Getenv(EnvURL)
 	if connString == "" {
 		dir := SharedClusterDir()
+		lease, err := AcquireLease(ctx)
+		if err != nil {
+			return "", err
+		}
+		shared.lease = lease // never released: the process's end releases it
 		cluster, err := pgcluster.Ensure(ctx, pgcluster.Options{DataDir: dir, Database: testDatabase, Fast: true})
 		if err != nil {
 			return "", fmt.Errorf("start the private test PostgreSQL in %s: %w\n(or set %s to a PostgreSQL with pgvector)", dir, err, EnvURL)

@@ -36,6 +36,7 @@ type Folder struct {
 	maxWait  time.Duration
 	onChange ChangeFunc
 	logger   *slog.Logger
+	ready    chan struct{}
 }
 
 // NewFolder returns a watcher of root calling onChange after each burst of changes; debounce 0
@@ -44,8 +45,13 @@ func NewFolder(root string, debounce time.Duration, onChange ChangeFunc, logger 
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}
-	return &Folder{root: root, debounce: debounce, maxWait: max(DefaultMaxWait, 4*debounce), onChange: onChange, logger: logger}
+	return &Folder{root: root, debounce: debounce, maxWait: max(DefaultMaxWait, 4*debounce), onChange: onChange, logger: logger,
+		ready: make(chan struct{})}
 }
+
+// Ready is closed once Run watches the whole tree: a change made after it is seen. It is never
+// closed when Run fails to start watching.
+func (f *Folder) Ready() <-chan struct{} { return f.ready }
 
 // Run watches until ctx ends. It returns an error when the tree cannot be watched at all
 // (fsnotify unavailable, root unreadable); folders that appear later are watched as they are
@@ -59,6 +65,7 @@ func (f *Folder) Run(ctx context.Context) error {
 	if err := f.addTree(w, f.root); err != nil {
 		return err
 	}
+	close(f.ready)
 	var (
 		timer   *time.Timer
 		fire    <-chan time.Time

@@ -73,7 +73,11 @@ func TestWatchedFolderReachesAnswersInSeconds(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	time.Sleep(200 * time.Millisecond) // the watches are in place
+	select {
+	case <-w.Ready():
+	case <-time.After(time.Minute):
+		t.Fatal("the folder is not watched after a minute")
+	}
 
 	scope := rag.MustScope("everyone")
 	found := func(word string) bool {

@@ -43,12 +43,13 @@ type FakeSlack struct {
 	replies map[string]*reply // channel -> the reply awaited there
 	calls   map[string]int
 	finals  map[string]string // channel -> the text of the last message with blocks
+	blocks  map[string]string // channel -> the blocks (JSON) of that message
 	ts      int
 }
 
 // NewFakeSlack starts the fake on a loopback port; Close stops it.
 func NewFakeSlack() *FakeSlack {
-	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}, finals: map[string]string{}}
+	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}, finals: map[string]string{}, blocks: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -72,6 +73,14 @@ func (f *FakeSlack) FinalText(channel string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.finals[channel]
+}
+
+// FinalBlocks returns the blocks (as JSON) of the last message with blocks written in channel,
+// "" when none.
+func (f *FakeSlack) FinalBlocks(channel string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.blocks[channel]
 }
 
 // expect registers the next reply in channel and returns what will report it.
@@ -159,7 +168,7 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		resp = map[string]any{"ok": false, "error": "unknown_method"}
 	}
 	if r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
-		f.finals[channel] = r.Form.Get("text")
+		f.finals[channel], f.blocks[channel] = r.Form.Get("text"), r.Form.Get("blocks")
 	}
 	if pending != nil && strings.HasPrefix(channel, "D") && (method == "chat.update" || method == "chat.postMessage") {
 		select { // an assistant thread without native streaming: the first message shows words

@@ -6,6 +6,9 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
+// The adapter's bounded, expiring in-memory maps (boundedCache): who reads a channel, member
+// lookups, the threads it opened. Not the answer cache (rag/cache.go, rag/pgstore/cache.go).
+
 // Bounds of the adapter's in-memory caches. They are per process and short-lived; what decides
 // who sees what is reused only under the audience versions every replica checks (lookups.go).
 const (

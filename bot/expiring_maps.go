@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// The expiring maps the adapters keep per process: TTLCache (plain) and VersionedCache (valid
+// only while the audience versions it was computed under are current). Neither is the answer
+// cache: that one is rag/cache.go (the pipeline's side) and rag/pgstore/cache.go (PostgreSQL).
+
 // TTLCache is a small concurrency-safe map whose entries expire. It is per process: anything
 // about who reads what belongs in a VersionedCache, which every replica invalidates together.
 type TTLCache[V any] struct {
