@@ -244,3 +244,22 @@ const (
 
 // FoldWord is a question word as the unknown-word labels compare it: lower case, no accents.
 func FoldWord(w string) string { return strings.ToLower(lang.Fold(w)) }
+
+// Renders reports whether a question's search in lang holds sense: the translation's words, or
+// a bridge into lang, hold every content word of sense (stemmed in lang). It measures whether
+// cross-lingual search keeps the sense a person means (cita eval --translation).
+func Renders(sense, lang, translation string, bridges []Bridge) bool {
+	want := stemsOf(sense, lang)
+	if len(want) == 0 {
+		return false
+	}
+	if bagOf(translation, lang).hasAll(want) {
+		return true
+	}
+	for _, b := range bridges {
+		if (b.Lang == lang || b.Lang == "") && bagOf(b.To, lang).hasAll(want) {
+			return true
+		}
+	}
+	return false
+}

@@ -302,3 +302,27 @@ func (h *Hybrid) namingUnknown(ctx context.Context, unknown []string, lang strin
 	}
 	return naming
 }
+
+// Renderings returns what query, in from, is searched as in to: the translation (the
+// translator's, "" without one) and the bridges into to (the dictionary's senses and the
+// glossary entries), as Search would search them. It measures cross-lingual search's hold on
+// meaning (cita eval --translation).
+func (h *Hybrid) Renderings(ctx context.Context, query, from, to string) (string, []Bridge, error) {
+	var text string
+	if h.opts.Translator != nil {
+		out, err := h.opts.Translator.Translate(ctx, query, from, to)
+		if err != nil {
+			return "", nil, fmt.Errorf("translate: %w", err)
+		}
+		text = out
+	}
+	bridges := BridgesIn(withoutAnyLang(h.opts.Lexicon.Bridges(query, from)), to)
+	if st, ok := h.opts.Translator.(SenseTranslator); ok {
+		senses, err := st.Senses(ctx, query, from, to)
+		if err != nil {
+			return "", nil, fmt.Errorf("senses: %w", err)
+		}
+		bridges = append(bridges, topical(senses)...)
+	}
+	return text, bridges, nil
+}

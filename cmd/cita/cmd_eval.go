@@ -19,6 +19,7 @@ func init() {
 		usage: `Usage: cita eval --dataset DIR [--mode fts|vector|hybrid|all] [--k 10] [--json]
        cita eval --answers DIR [--json] [--misses]
        cita eval --rewrites FILE [--json]
+       cita eval --translation FILE [--json] [--misses]
        cita eval --followups FILE [--json]
        cita eval --abstain --dataset DIR [--json]
        cita eval --leaks [--questions 20000] [--seed S]
@@ -63,6 +64,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	answers := fs.String("answers", "", "measure answers on a handbook set: DIR/corpus/ and DIR/questions.jsonl")
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
 	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
+	translation := fs.String("translation", "", "measure whether cross-lingual search keeps the meant sense of workplace terms (e.g. testdata/translation/terms.jsonl)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	followups := fs.String("followups", "", "measure follow-up rewriting on a set of conversations over FILE's folder's corpus/ (e.g. testdata/handbook/followups.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
@@ -84,6 +86,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
+	}
+	if *translation != "" {
+		return runTranslationEval(ctx, e, *translation, *asJSON, *misses)
 	}
 	if *followups != "" {
 		return runFollowUpEval(ctx, e, *followups, *asJSON)
