@@ -138,8 +138,11 @@ var droppedWords = map[string]bool{
 // meaningKept lists the terms that hold a dropped word whose loss leaves a phrase nobody uses
 // for anything else, with the reason.
 var meaningKept = map[string]string{
-	"bring your own device": `read as "bring device", still BYOD`,
-	"permiso sin sueldo":    `read as "permiso sueldo"; paid leave is "permiso retribuido" or "permiso pagado"`,
+	"permiso sin sueldo":         `read as "permiso sueldo"; paid leave is "permiso retribuido" or "permiso pagado"`,
+	"pacto de no competencia":    `read as "pacto competencia", which names no other clause`,
+	"cláusula de no competencia": `read as "cláusula competencia", which names no other clause`,
+	"acuerdo de no competencia":  `read as "acuerdo competencia", which names no other agreement`,
+	"bring your own device":      `read as "bring device", still BYOD`,
 }
 
 func TestBuiltinGlossaryTermsKeepTheirMeaningWords(t *testing.T) {
