@@ -3,6 +3,8 @@ package glossary
 import (
 	"strings"
 	"testing"
+
+	"github.com/citahq/cita/rag/lang"
 )
 
 func TestParseReadsConceptsMappingsAndDomains(t *testing.T) {
@@ -89,4 +91,90 @@ func TestBuiltinGlossaryParses(t *testing.T) {
 			t.Errorf("domain %q lacks a language: %v", d, langs)
 		}
 	}
+}
+
+// A term of the shipped glossary is on one line only: the matcher bridges a term to every other
+// term of each line it is on, so the same words on two lines would join two concepts ("ticket"
+// as a receipt and as a support request). Terms are compared as the matcher sees them, without
+// accents or case; an untagged term counts in both languages.
+func TestBuiltinGlossaryTermsAreOnOneLine(t *testing.T) {
+	t.Parallel()
+	seen := map[string]string{}
+	for _, e := range Builtin().Entries {
+		if e.To != nil {
+			continue // a mapping repeats its terms on purpose
+		}
+		onLine := map[string]bool{}
+		for _, term := range e.Terms {
+			langs := []string{term.Lang}
+			if term.Lang == AnyLang {
+				langs = []string{Spanish, English}
+			}
+			for _, l := range langs {
+				k := l + ":" + strings.Join(strings.Fields(lang.Fold(term.Text)), " ")
+				if onLine[k] {
+					continue // "período" and "periodo" on the same line
+				}
+				onLine[k] = true
+				if first, ok := seen[k]; ok {
+					t.Errorf("%s: %q is also on %s", e.Origin, term.Text, first)
+					continue
+				}
+				seen[k] = e.Origin
+			}
+		}
+	}
+}
+
+// droppedWords are words that the matcher drops as stopwords or fillers (package rag's
+// stopwords and chatty lists) but that carry a term's meaning: "permiso no retribuido" would be
+// matched as "permiso retribuido", its opposite; "IT support" as any "support"; "own car" as
+// any "car".
+var droppedWords = map[string]bool{
+	"no": true, "not": true, "nor": true, "ni": true, "sin": true,
+	"it": true, "own": true, "over": true, "after": true, "before": true, "long": true, "early": true,
+}
+
+// meaningKept lists the terms that hold a dropped word whose loss leaves a phrase nobody uses
+// for anything else, with the reason.
+var meaningKept = map[string]string{
+	"permiso sin sueldo":         `read as "permiso sueldo"; paid leave is "permiso retribuido" or "permiso pagado"`,
+	"pacto de no competencia":    `read as "pacto competencia", which names no other clause`,
+	"cláusula de no competencia": `read as "cláusula competencia", which names no other clause`,
+	"acuerdo de no competencia":  `read as "acuerdo competencia", which names no other agreement`,
+	"bring your own device":      `read as "bring device", still BYOD`,
+}
+
+func TestBuiltinGlossaryTermsKeepTheirMeaningWords(t *testing.T) {
+	t.Parallel()
+	for _, e := range Builtin().Entries {
+		for _, term := range append(append([]Term(nil), e.Terms...), e.To...) {
+			if _, ok := meaningKept[term.Text]; ok {
+				continue
+			}
+			for _, w := range strings.FieldsFunc(strings.ToLower(term.Text), func(r rune) bool {
+				return r == ' ' || r == '-' || r == '/' || r == '\''
+			}) {
+				if droppedWords[w] {
+					t.Errorf("%s: %q holds %q, which the matcher drops", e.Origin, term.Text, w)
+				}
+			}
+		}
+	}
+	for text := range meaningKept {
+		if !builtinHas(text) {
+			t.Errorf("meaningKept lists %q, which the glossary no longer has", text)
+		}
+	}
+}
+
+func builtinHas(text string) bool {
+	for _, e := range Builtin().Entries {
+		for _, term := range e.Terms {
+			if term.Text == text {
+				return true
+			}
+		}
+	}
+	return false
 }
