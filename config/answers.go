@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/citahq/cita/rag/glossary"
+	"github.com/citahq/cita/internal/glossary"
 )
 
 // AnswersConfig tunes when cita answers, when it gives the closest passages as uncertain, when
@@ -35,7 +35,7 @@ type AnswersConfig struct {
 	// MaxQuestionChars is the longest question searched; 0 means rag.DefaultMaxQuestionChars.
 	MaxQuestionChars int `yaml:"max_question_chars"`
 	// Glossary are the organisation's own entries, one per item, in the glossary format
-	// (package rag/glossary): applied at question time, no re-index needed.
+	// (package internal/glossary): applied at question time, no re-index needed.
 	Glossary []string `yaml:"glossary"`
 	// GlossaryFiles are files in the same format, read at start.
 	GlossaryFiles []string `yaml:"glossary_files"`

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/citahq/cita/rag/glossary"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/rag/lang"
 )
 

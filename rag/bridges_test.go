@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citahq/cita/rag/glossary"
+	"github.com/citahq/cita/internal/glossary"
 )
 
 func testLexicon(t *testing.T, text string) *Lexicon {

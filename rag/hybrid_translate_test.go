@@ -92,6 +92,7 @@ func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	store, emb := &fakeArmStore{}, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}
 	opts := DefaultHybridOptions()
 	opts.Translator = tr
+	opts.Lexicon = nil // the glossary's bridges are tested apart (bridges_test.go)
 	res, err := NewHybrid(store, emb, opts).Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
 	if err != nil {
 		t.Fatal(err)

@@ -10,9 +10,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/internal/pgcluster"
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/glossary"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/openai"
 	"github.com/citahq/cita/rag/pgstore"
@@ -119,7 +119,7 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 		pool.Close()
 		return nil, err
 	}
-	tr, err := newTranslator(e.translator, e.logger)
+	tr, err := newTranslator(e.translator, e.logger, e.translatorTimeout)
 	if err != nil {
 		pool.Close()
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag"
@@ -56,6 +57,9 @@ Flags:
 	})
 }
 
+// measureTranslatorTimeout bounds a translator query in the eval commands.
+const measureTranslatorTimeout = 20 * time.Second
+
 func runEval(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("eval", e, commands["eval"].usage)
 	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
@@ -78,6 +82,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	e.translator = *translator
+	// Figures of quality must not depend on how busy the machine is: a translator query that
+	// waits its turn under load is not cut short as a chat answer's would be.
+	e.translatorTimeout = measureTranslatorTimeout
 	if *leaks {
 		return runLeakEval(ctx, e, *leakQuestions, *leakSeed)
 	}

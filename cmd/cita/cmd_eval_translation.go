@@ -29,7 +29,7 @@ func runTranslationEval(ctx context.Context, e *env, path string, asJSON, misses
 	if err != nil {
 		return err
 	}
-	tr, err := newTranslator(e.translator, e.logger)
+	tr, err := newTranslator(e.translator, e.logger, e.translatorTimeout)
 	if err != nil {
 		return err
 	}

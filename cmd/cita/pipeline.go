@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
-	"github.com/citahq/cita/rag/glossary"
 	"github.com/citahq/cita/rag/openai"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/rerank"

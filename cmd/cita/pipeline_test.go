@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/glossary"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/pgstore/pgstoretest"
 )
