@@ -65,10 +65,12 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		a.logger.DebugContext(ctx, "slack assistant context changed", slog.String("channel_id", e.AssistantThread.ChannelID))
 	case *slackevents.MemberJoinedChannelEvent:
 		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
+	case *slackevents.MemberLeftChannelEvent:
+		a.memberLeft(ctx, e.Channel, e.User)
 	case *slackevents.SubteamMembersChangedEvent, *slackevents.SubteamUpdatedEvent, *slackevents.SubteamCreatedEvent:
 		a.bump(ctx, bot.SubjectRoles)
 	case *slackevents.TeamJoinEvent:
-		a.bump(ctx, bot.SubjectUsers)
+		a.teamJoined(ctx, ev.TeamID, e.User)
 	case *slackevents.UserChangeEvent:
 		if cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.InnerEvent != nil {
 			a.userChanged(ctx, *cb.InnerEvent)
@@ -76,8 +78,6 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 			a.bump(ctx, bot.SubjectUsers)
 		}
 	}
-	// member_left_channel needs nothing (and is not subscribed): a channel's members are read
-	// at every answer there.
 }
 
 // followUp decides whether a message event is addressed to the bot without a mention: a DM, or a
@@ -200,16 +200,13 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		r.finish(ctx, a.opts.Handler.Handle(ctx, a.incoming(q, r, text, scope, bot.AudiencePrivate), r.delta))
 		return
 	}
-	v, err := a.audienceVersions(ctx, q.channel)
-	var aud audience
-	if err == nil {
-		aud, err = a.channelAudience(ctx, v, q.channel)
-	}
+	// An error here includes bot.ErrReadersMoved: other replicas kept recording changes of the
+	// readers, and an answer from these could use what a newcomer may not read.
+	aud, version, err := a.resolveChannel(ctx, q.team, q.channel, false)
 	if err != nil {
 		a.accessUnknown(ctx, r, q, text, err)
 		return
 	}
-	version := a.settleChannel(ctx, q.team, q.channel, v, aud, false)
 	in := a.incoming(q, r, text, aud.scope, bot.AudienceChannel)
 	in.Public = aud.public
 	out := a.opts.Handler.Handle(ctx, in, r.delta)
@@ -242,15 +239,9 @@ func (a *Adapter) recheckChannel(ctx context.Context, q question, version int64)
 	if err == nil && v.channel == version {
 		return
 	}
-	var aud audience
-	if err == nil {
-		aud, err = a.channelAudience(ctx, v, q.channel)
-	}
-	if err != nil {
+	if _, _, err := a.resolveChannel(ctx, q.team, q.channel, true); err != nil {
 		a.logger.ErrorContext(ctx, "recheck slack channel after answering; its next question checks again", slog.String("channel_id", q.channel), slog.Any("error", err))
-		return
 	}
-	a.settleChannel(ctx, q.team, q.channel, v, aud, true)
 }
 
 // bump records that subjects of the installation changed, for every replica. When that fails

@@ -62,8 +62,9 @@ type fakeSlack struct {
 	assistant   map[string]bool
 	noStreaming bool
 	// hold, when set, is asked of every call before it is served: a delay (the call is applied
-	// when it completes), a Retry-After in seconds (the call answers 429) or "refuse" (the call
-	// answers internal_error and is not applied).
+	// when it completes), a Retry-After in seconds (the call answers 429), "refuse" (the call
+	// answers internal_error and is not applied) or "500" (an HTTP 500, not applied). hold may
+	// block: the call waits for it.
 	hold func(method string, form map[string]string) (delay time.Duration, retryAfter string)
 	// shown is what each message ("channel/ts") shows now: the text and blocks of the post or
 	// update applied last.
@@ -226,6 +227,13 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if hold != nil {
 		delay, retryAfter := hold(method, form)
+		if retryAfter == "500" { // Slack's servers failing: an HTTP 500, nothing applied
+			f.mu.Lock()
+			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
+			f.mu.Unlock()
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
 		if retryAfter == "refuse" { // refused outright, as Slack's internal_error
 			f.mu.Lock()
 			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
