@@ -14,7 +14,7 @@ package rag
 const DefaultConfidentEvidence = 0.35
 
 // sureMargin is how far above the confident threshold a score needs no other check.
-const sureMargin = 0.15
+const sureMargin = 0.30
 
 // Reasons a reply is hedged (Answer.HedgeReason).
 const (
