@@ -67,7 +67,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
 	answers := fs.String("answers", "", "measure answers on a handbook set: DIR/corpus/ and DIR/questions.jsonl")
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
-	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
+	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the configured or built-in one)")
+	confident := fs.Float64("confident-evidence", 0, "with --answers: the confident threshold (default: the configured or built-in one)")
 	translation := fs.String("translation", "", "measure whether cross-lingual search keeps the meant sense of workplace terms (e.g. testdata/translation/terms.jsonl)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	followups := fs.String("followups", "", "measure follow-up rewriting on a set of conversations over FILE's folder's corpus/ (e.g. testdata/handbook/followups.jsonl)")
@@ -89,7 +90,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return runLeakEval(ctx, e, *leakQuestions, *leakSeed)
 	}
 	if *answers != "" {
-		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
+		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence, *confident)
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)

@@ -14,7 +14,7 @@ import (
 // runAnswerEval indexes DIR/corpus into a scratch namespace, asks every question of
 // DIR/questions.jsonl through the answering pipeline the chat adapters use (the configured chat
 // model, or the offline composer), and prints the answer-level figures overall and per language.
-func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence float64) error {
+func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence, confident float64) error {
 	set, a, closeApp, err := openEvalSet(ctx, e, eval.LoadAnswerSet, dir)
 	if err != nil {
 		return err
@@ -26,7 +26,14 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool,
 	}
 	off := false
 	a.cfg.Cache.Enabled = &off // every question is answered afresh, and timed as such
-	p, err := a.pipeline(ctx, e, func(o *rag.PipelineOptions) { o.MinEvidence = minEvidence })
+	p, err := a.pipeline(ctx, e, func(o *rag.PipelineOptions) {
+		if minEvidence > 0 {
+			o.MinEvidence = minEvidence
+		}
+		if confident > 0 {
+			o.ConfidentEvidence = confident
+		}
+	})
 	if err != nil {
 		return err
 	}

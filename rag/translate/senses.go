@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/citahq/cita/rag"
@@ -222,18 +223,27 @@ func (a *Apertium) NamingWords(ctx context.Context, words []string, lang string)
 	return out, nil
 }
 
-// naming reports whether an analysed word may name something: a unit the analyser does not
-// know, or one with a noun or proper-noun reading.
+// naming reports whether an analysed word names something: every reading of it a noun or a
+// proper noun ("pasado" is also a participle and "finish" a verb: they may not), a code the
+// analyser splits ("401k"), or, unknown to the analyser, not shaped like a verb form the
+// dictionary lacks ("sobraron").
 func naming(units []streamUnit) bool {
+	if len(units) > 1 {
+		return true // split by the analyser ("401" and "k"): a code
+	}
 	for _, u := range units {
 		if len(u.readings) == 0 {
-			return true
+			return !verbShaped.MatchString(strings.ToLower(u.surface))
 		}
 		for _, r := range u.readings {
-			if namingTags[firstTag(r)] {
-				return true
+			if !namingTags[firstTag(r)] {
+				return false
 			}
 		}
 	}
-	return false
+	return len(units) > 0
 }
+
+// verbShaped matches Spanish finite and non-finite verb endings and English -ing/-ed forms that
+// an analyser may not know.
+var verbShaped = regexp.MustCompile(`(?:aron|ieron|aban|ían|aste|iste|ando|iendo|ado|ido|ados|idos|ing|ed)$`)

@@ -54,3 +54,27 @@ func TestSensesListEveryReadingsTranslations(t *testing.T) {
 		t.Error("an unsupported pair is an error")
 	}
 }
+
+// Naming words are nouns and names, not verbs, participles or adjectives, even when a form is
+// also a noun; a word the analyser does not know names something unless it is shaped like a
+// verb form.
+func TestNamingWordsKeepNounsAndNames(t *testing.T) {
+	t.Parallel()
+	a := newApertium(t)
+	for _, c := range []struct {
+		lang  string
+		words []string
+		want  []string
+	}{
+		{"es", []string{"dentista", "pagan", "pasado", "sobraron", "Bogotá", "gimnasio"}, []string{"dentista", "Bogotá", "gimnasio"}},
+		{"en", []string{"dentist", "finish", "messages", "longest", "Berlin", "401k"}, []string{"dentist", "messages", "Berlin", "401k"}},
+	} {
+		got, err := a.NamingWords(context.Background(), c.words, c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("NamingWords(%v, %s) = %v, want %v", c.words, c.lang, got, c.want)
+		}
+	}
+}
