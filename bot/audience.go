@@ -3,9 +3,11 @@ package bot
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/citahq/cita/rag"
 )
@@ -30,7 +32,38 @@ type AudienceState struct {
 	// readers whose withdrawals succeeded (ReadersSettled). Nil for other subjects and for
 	// channels never settled.
 	Readers []byte
+	// Recorded is the fingerprint of the channel's readers as recorded last (RecordReaders,
+	// AddReader): when it differs from the settled one, a change is not settled yet.
+	Recorded []byte
+	// Doubt says the channel's readers changed in a way nobody resolved yet (MarkDoubt): the
+	// next check must record them (RecordReaders), even when they look settled.
+	Doubt bool
 }
+
+// ErrReadersMoved is returned by RecordReaders when the channel's readers were recorded
+// differently, or put in doubt, after the caller read its version: the caller's lookup may
+// predate that change (a join, a permission change) and must be made again before anything is
+// answered from it.
+var ErrReadersMoved = errors.New("channel readers changed since they were read")
+
+// JoinerTTL bounds how long a Slack member_joined_channel event alone makes its user a reader
+// of the channel, when conversations.members does not list them (Slack's list trails its
+// events by seconds) and no member_left_channel came: AddReader records the joiner, and
+// ChannelJoiners returns them for this long.
+const JoinerTTL = 10 * time.Minute
+
+// WriteCheck is what the store says before a write of an answer's text (CheckWrite).
+type WriteCheck int
+
+const (
+	// WriteAllowed: the answer stands and its channel's readers may read it.
+	WriteAllowed WriteCheck = iota
+	// WriteWithdrawn: the answer was withdrawn (now or before): show its notice instead.
+	WriteWithdrawn
+	// WriteHeld: the channel's readers are in doubt (MarkDoubt): write nothing yet, and ask
+	// again.
+	WriteHeld
+)
 
 // Audiences is how every replica learns that who reads what changed, whichever replica heard of
 // it (platform events are delivered to one replica only, and sometimes not at all). Adapters cache
@@ -43,12 +76,30 @@ type Audiences interface {
 	BumpAudience(ctx context.Context, platform, workspace string, subjects ...string) error
 	// AudienceStates returns the state of each subject, in order, in one query.
 	AudienceStates(ctx context.Context, platform, workspace string, subjects ...string) ([]AudienceState, error)
-	// RecordReaders stores readers (a ReadersFingerprint) as a channel's readers seen last. When
-	// they differ from the ones seen before it bumps the channel's version and reports changed.
-	// The caller then withdraws the answers the readers may not read (RedactUnreadable) and,
-	// only once that succeeded, settles them (ReadersSettled). It returns the channel's version
-	// after the call.
-	RecordReaders(ctx context.Context, platform, workspace, channel string, readers []byte) (changed bool, version int64, err error)
+	// RecordReaders stores readers (their scopes, and their ReadersFingerprint) as a channel's
+	// readers seen last, and ends its doubt (MarkDoubt), provided that the channel's version is
+	// still expected, the one read before the lookup that found them; when the recorded readers
+	// differ, or are in doubt, and the version moved, it returns ErrReadersMoved and records
+	// nothing. When the readers differ from the ones recorded before it bumps the channel's
+	// version and reports changed. The caller then withdraws the answers the readers may not
+	// read (RedactUnreadable) and, only once that succeeded, settles them (ReadersSettled). It
+	// returns the channel's version after the call.
+	RecordReaders(ctx context.Context, platform, workspace, channel string, readers []rag.Scope, expected int64) (changed bool, version int64, err error)
+	// AddReader adds one reader's scope to the channel's recorded readers at once (bumping its
+	// version), so that no later write of an answer they may not read passes CheckWrite, and,
+	// when userID is set, records them as a joiner the member list may not show yet
+	// (ChannelJoiners). It returns the channel's version after the call.
+	AddReader(ctx context.Context, platform, workspace, channel, userID string, scope rag.Scope) (version int64, err error)
+	// ChannelJoiners returns, sorted, the users recorded by AddReader in the channel within ttl;
+	// older ones are forgotten.
+	ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]string, error)
+	// ForgetJoiners forgets joiners of the channel: the member list shows them now, or they
+	// left.
+	ForgetJoiners(ctx context.Context, platform, workspace, channel string, users []string) error
+	// MarkDoubt records that the readers of channels changed in a way not resolved yet (a role
+	// or permission change being read): it bumps their versions and holds every write of their
+	// answers (CheckWrite says WriteHeld) until RecordReaders records readers read after it.
+	MarkDoubt(ctx context.Context, platform, workspace string, channels ...string) error
 	// ReadersSettled records readers (a ReadersFingerprint) as the channel's settled readers:
 	// every answer they may not read was withdrawn. AudienceStates returns them; until they are
 	// settled, every check of the channel withdraws again.
@@ -63,12 +114,18 @@ type Audiences interface {
 	// the answer's text was written again since red was loaded (red.Writes), when the notice
 	// shown may be under that write and stays pending.
 	RedactionShown(ctx context.Context, red Redaction) error
-	// AnswerWithdrawn is the check before every write of an answer's text: it reports whether
-	// answer id was withdrawn from its conversation, with its notice to show instead of the
-	// text. It returns an error when the store cannot be read: the caller must not write.
-	AnswerWithdrawn(ctx context.Context, answerID int64) (red Redaction, withdrawn bool, err error)
+	// CheckWrite is the check before every write of an answer's text. An answer shown in a
+	// channel that one of the channel's recorded readers may not read is withdrawn here, in the
+	// same statement; then it says whether answer id is withdrawn from its conversation (with
+	// its notice to show instead of the text), held (its channel's readers are in doubt) or may
+	// be written. It returns an error when the store cannot be read: the caller must not write.
+	CheckWrite(ctx context.Context, answerID int64) (red Redaction, check WriteCheck, err error)
+	// WithdrawAnswer withdraws one answer shown in a channel (a write held past its bound) and
+	// returns its notice; ok is false when there is no such answer shown to everyone there.
+	WithdrawAnswer(ctx context.Context, answerID int64) (red Redaction, ok bool, err error)
 	// AnswerWritten is the statement after every write of an answer's text (whether or not the
-	// write succeeded: it may have landed): it counts the write and, when the answer was
+	// write succeeded: it may have landed): it withdraws the answer when a recorded reader of its
+	// channel may not read it (as CheckWrite), counts the write and, when the answer was
 	// withdrawn meanwhile, marks its notice as not shown and returns it (withdrawn true), so
 	// that the caller edits the message into the notice again. A notice whose edit fails stays
 	// pending and is retried at the channel's next check.
@@ -81,6 +138,10 @@ type Audiences interface {
 	// answer to everyone there (not ephemeral, not withdrawn): where a change that can reach
 	// every channel (a role's permissions, say) may have to withdraw answers.
 	ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error)
+	// PublicChannels returns, sorted, the channels of a workspace that show at least one answer
+	// given there while the channel was public (bot_answers.public): where a new full member of
+	// the workspace reads without joining.
+	PublicChannels(ctx context.Context, platform, workspace string) ([]string, error)
 	// AnsweredChannels returns, sorted, every channel of platform (in any workspace) that shows
 	// at least one answer to everyone there, as conversation keys without a thread: what the
 	// reconciliation sweep re-checks. Answers older than the retention are redacted by then, so

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // ErrWriteUnchecked is returned by AnswerWrites.Write when the store cannot say whether the
@@ -67,19 +68,28 @@ func (w *AnswerWrites) lock(id int64) func() {
 	}
 }
 
+// MaxWriteHold bounds how long a write of an answer's text waits while its channel's readers
+// are in doubt (WriteHeld): past it, the answer is withdrawn rather than written. The replica
+// resolving the doubt gives up sooner (it withdraws the channel's answers when it cannot read
+// who sees it), so this only matters when that replica died.
+const MaxWriteHold = 15 * time.Second
+
 // Write runs write, one write of answer id's text to its message, under the answer's lock,
-// after checking that the answer was not withdrawn, and records it after. When the answer was
-// withdrawn, before (write not called) or during the write, it returns the notice and
-// withdrawn true: the caller must show it (Notice) instead. It returns write's error, or
+// after checking that the answer was not withdrawn and that its channel's recorded readers may
+// read it (Audiences.CheckWrite), and records it after. While the channel's readers are in
+// doubt the write waits, for at most MaxWriteHold, then the answer is withdrawn. When the
+// answer was withdrawn, before (write not called) or during the write, it returns the notice
+// and withdrawn true: the caller must show it (Notice) instead. It returns write's error, or
 // ErrWriteUnchecked when the store cannot check (write not called: an answer whose withdrawal
-// cannot be checked is not shown) or cannot count the write. An id of 0 (no recorded answer) is written without checks.
+// cannot be checked is not shown) or cannot count the write. An id of 0 (no recorded answer)
+// is written without checks.
 func (w *AnswerWrites) Write(ctx context.Context, id int64, write func() error) (red Redaction, withdrawn bool, err error) {
 	if id == 0 || w.store == nil {
 		return Redaction{}, false, write()
 	}
 	unlock := w.lock(id)
 	defer unlock()
-	red, withdrawn, err = w.store.AnswerWithdrawn(ctx, id)
+	red, withdrawn, err = w.check(ctx, id)
 	if err != nil {
 		return Redaction{}, false, fmt.Errorf("%w: before writing answer %d: %w", ErrWriteUnchecked, id, err)
 	}
@@ -95,6 +105,32 @@ func (w *AnswerWrites) Write(ctx context.Context, id int64, write func() error) 
 		return red, true, nil
 	}
 	return Redaction{}, false, werr
+}
+
+// check asks the store whether answer id may be written now, waiting while its channel's
+// readers are in doubt, and withdrawing it when the doubt outlasts MaxWriteHold.
+func (w *AnswerWrites) check(ctx context.Context, id int64) (Redaction, bool, error) {
+	deadline := time.Now().Add(MaxWriteHold)
+	wait := 25 * time.Millisecond
+	for {
+		red, check, err := w.store.CheckWrite(ctx, id)
+		if err != nil || check != WriteHeld {
+			return red, check == WriteWithdrawn, err
+		}
+		if !time.Now().Before(deadline) {
+			red, ok, err := w.store.WithdrawAnswer(context.WithoutCancel(ctx), id)
+			if err == nil && !ok {
+				err = fmt.Errorf("answer %d held past %s could not be withdrawn", id, MaxWriteHold)
+			}
+			return red, ok, err
+		}
+		select {
+		case <-ctx.Done():
+			return Redaction{}, false, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
 }
 
 // WriteOrNotice is Write for an adapter's writes of an answer: when the answer was withdrawn,

@@ -45,12 +45,11 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 		in.Scope = a.audience.askerScope(ctx, i.GuildID, userID, roles)
 	default:
 		var err error
-		if aud, err = a.audience.channelAudience(ctx, i.GuildID, i.ChannelID); err != nil {
+		if aud, version, _, err = a.resolveChannel(ctx, a.audience, i.GuildID, i.ChannelID, false); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", i.ChannelID), slog.Any("error", err))
 			a.editReason(ctx, i, channelRefusal(err, rag.AnswerLang(question)))
 			return
 		}
-		version, _ = a.settleChannel(ctx, i.GuildID, aud, false)
 		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
 		if aud.thread != nil {
 			in.Conversation = conversationKey(i.GuildID, aud.channelID, aud.thread.ID)

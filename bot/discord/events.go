@@ -3,6 +3,8 @@ package discord
 import (
 	"context"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/citahq/cita/bot"
@@ -49,6 +51,7 @@ func (a *Adapter) audienceHandlers() []any {
 				// Someone let in by a member overwrite now counts without roles.
 				g := e.GuildID
 				a.goWork(func(ctx context.Context) {
+					a.doubtGuild(ctx, g)
 					if a.bump(ctx, g, bot.SubjectUsers) {
 						a.settleGuildSoon(g)
 					}
@@ -79,8 +82,27 @@ func (a *Adapter) audienceHandlers() []any {
 // rolesChanged handles a change of the guild's roles (or of what they mean, such as its owner):
 // every replica reads them again, and the channels showing answers are checked for new viewers.
 func (a *Adapter) rolesChanged(ctx context.Context, guildID string) {
+	a.doubtGuild(ctx, guildID)
 	if a.bump(ctx, guildID, bot.SubjectRoles) {
 		a.settleGuildSoon(guildID)
+	}
+}
+
+// doubtGuild puts the viewers of every channel of guildID showing answers in doubt, before the
+// change that may widen them is read: every write of an answer there waits until the channel is
+// settled again (bot.Audiences.MarkDoubt).
+func (a *Adapter) doubtGuild(ctx context.Context, guildID string) {
+	store := a.handler.Store()
+	if !a.allowedGuild(guildID) || store == nil {
+		return
+	}
+	channels, err := store.ChannelsWithAnswers(ctx, platform, guildID)
+	if err == nil {
+		err = store.MarkDoubt(ctx, platform, guildID, channels...)
+	}
+	if err != nil {
+		a.logger.ErrorContext(ctx, "hold discord answers while a permission change is read; writes meanwhile check the viewers recorded before",
+			slog.String("guild_id", guildID), slog.Any("error", err))
 	}
 }
 
@@ -115,10 +137,31 @@ func (a *Adapter) channelChanged(ctx context.Context, ch *discordgo.Channel) {
 			a.session.State.RUnlock()
 		}
 	}
-	if !a.bump(ctx, ch.GuildID, subjects...) || ch.Type == discordgo.ChannelTypeGuildCategory {
+	if !a.bump(ctx, ch.GuildID, subjects...) {
 		return
 	}
-	a.settleAnswered(ctx, ch.GuildID, ch.ID)
+	// Of these, the channels showing answers are held until settled again: the change may let
+	// someone new see them.
+	var channels []string
+	if answered, err := a.handler.Store().ChannelsWithAnswers(ctx, platform, ch.GuildID); err == nil {
+		for _, s := range subjects {
+			if c := strings.TrimPrefix(s, "channel:"); slices.Contains(answered, c) {
+				channels = append(channels, c)
+			}
+		}
+	} else {
+		a.logger.ErrorContext(ctx, "list discord channels with answers", slog.String("guild_id", ch.GuildID), slog.Any("error", err))
+		channels = []string{ch.ID}
+	}
+	if err := a.handler.Store().MarkDoubt(ctx, platform, ch.GuildID, channels...); err != nil {
+		a.logger.ErrorContext(ctx, "hold discord answers while a channel's permissions are read; writes meanwhile check the viewers recorded before",
+			slog.String("channel_id", ch.ID), slog.Any("error", err))
+	}
+	for _, c := range channels {
+		if c != ch.ID || ch.Type != discordgo.ChannelTypeGuildCategory {
+			a.settleAnswered(ctx, ch.GuildID, c)
+		}
+	}
 }
 
 // guildConnected handles GUILD_CREATE. The first one in this process needs nothing: nothing
@@ -137,6 +180,7 @@ func (a *Adapter) guildConnected(ctx context.Context, g *discordgo.Guild) {
 	for _, c := range g.Channels {
 		subjects = append(subjects, bot.ChannelSubject(c.ID))
 	}
+	a.doubtGuild(ctx, g.ID)
 	if a.bump(ctx, g.ID, subjects...) {
 		a.settleGuildSoon(g.ID)
 	}
@@ -209,13 +253,23 @@ func (a *Adapter) settleGuild(ctx context.Context, guildID string) {
 	}
 }
 
-// settleAnswered checks one channel's answers against its viewers now.
+// settleAnswered checks one channel's answers against its viewers now, after a change that put
+// them in doubt. When Discord cannot say who sees the channel, the check is retried
+// (bot.CheckRetries); when it still cannot, every answer there that used a document is
+// withdrawn (fail closed), which also ends the doubt.
 func (a *Adapter) settleAnswered(ctx context.Context, guildID, channelID string) {
-	aud, err := a.audience.channelAudience(ctx, guildID, channelID)
-	if err != nil {
-		a.logger.WarnContext(ctx, "check discord channel after a change; its next question checks again",
-			slog.String("guild_id", guildID), slog.String("channel_id", channelID), slog.Any("error", err))
+	attrs := []any{slog.String("guild_id", guildID), slog.String("channel_id", channelID)}
+	err := bot.Retrying(ctx, func() error {
+		_, _, _, err := a.resolveChannel(ctx, a.audience, guildID, channelID, false)
+		return err
+	}, func(err error) {
+		a.logger.WarnContext(ctx, "check discord channel after a change; retrying", append(attrs, slog.Any("error", err))...)
+	})
+	if err == nil {
 		return
 	}
-	a.settleChannel(ctx, guildID, aud, false)
+	a.logger.ErrorContext(ctx, "check discord channel after a change failed; withdrawing its answers", append(attrs, slog.Any("error", err))...)
+	if err := a.withdrawAll(context.WithoutCancel(ctx), guildID, channelID); err != nil {
+		a.logger.ErrorContext(ctx, "withdraw discord answers after a change; the channel's next check withdraws again", append(attrs, slog.Any("error", err))...)
+	}
 }

@@ -34,6 +34,7 @@ type fakeDiscord struct {
 	failures map[string]int               // "METHOD path" -> how many requests answer 500
 	slow     map[string]time.Duration     // "METHOD path" -> how long the next request takes, once
 	slowSeen map[string]chan struct{}     // "METHOD path" -> closed when that slow request arrives
+	blocked  map[string][2]chan struct{}  // "METHOD path" -> the next request closes [0] and waits for [1] to close, once
 	shown    map[string]json.RawMessage   // message id -> the body of the edit applied last
 	sessions []*gatewaySession            // gateway sessions, in the order they connected
 	byID     map[string]*gatewaySession   // the live connection of each gateway session id
@@ -63,7 +64,7 @@ func (c fakeCall) JSON(t *testing.T) map[string]any {
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, channels: map[string]*discordgo.Channel{}, guilds: map[string]*discordgo.Guild{},
-		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, slowSeen: map[string]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
+		members: map[string]*discordgo.Member{}, broken: map[string]bool{}, commands: map[string][]json.RawMessage{}, throttle: map[string]float64{}, failures: map[string]int{}, slow: map[string]time.Duration{}, slowSeen: map[string]chan struct{}{}, blocked: map[string][2]chan struct{}{}, shown: map[string]json.RawMessage{}, nextID: 880000, botID: "1000",
 		byID: map[string]*gatewaySession{}, missed: map[string][]queuedEvent{}}
 	mux := http.NewServeMux()
 	const api = "/api/v9"
@@ -235,8 +236,14 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 			close(seen)
 			delete(f.slowSeen, key)
 		}
+		block, blocked := f.blocked[key]
+		delete(f.blocked, key)
 		f.mu.Unlock()
 		time.Sleep(delay) // the request is applied when it completes, after any quicker one
+		if blocked {
+			close(block[0])
+			<-block[1]
+		}
 		f.mu.Lock()
 		retry, throttled := f.throttle[key]
 		delete(f.throttle, key)
@@ -303,6 +310,16 @@ func (f *fakeDiscord) slowNext(method, path string, d time.Duration) <-chan stru
 	seen := make(chan struct{})
 	f.slowSeen[method+" "+path] = seen
 	return seen
+}
+
+// blockNext makes the next request of method to path wait until release is closed; reached is
+// closed when that request arrives.
+func (f *fakeDiscord) blockNext(method, path string) (reached, release chan struct{}) {
+	reached, release = make(chan struct{}), make(chan struct{})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.blocked[method+" "+path] = [2]chan struct{}{reached, release}
+	return reached, release
 }
 
 // shownIn returns the body of the edit message id shows now (nil when never edited).

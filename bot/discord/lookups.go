@@ -17,10 +17,11 @@ type versions struct {
 	// owner and who holds which role (GUILD_ROLE_*, GUILD_UPDATE, GUILD_MEMBER_UPDATE).
 	users, roles int64
 	// channel is the version of the channel asked about (CHANNEL_UPDATE, THREAD_UPDATE, a
-	// change of its viewers), and readers its viewers' fingerprint as recorded last (nil when
-	// never).
-	channel int64
-	readers []byte
+	// change of its viewers); readers and recorded its viewers' fingerprints as settled and
+	// recorded last (nil when never); doubt says a change of them is being resolved.
+	channel           int64
+	readers, recorded []byte
+	doubt             bool
 }
 
 // versionsOf reads the versions of guildID's members and roles and, when channelID is set, of
@@ -40,7 +41,7 @@ func (a *audience) versionsOf(ctx context.Context, guildID, channelID string) (v
 	}
 	v := versions{users: st[0].Version, roles: st[1].Version}
 	if channelID != "" {
-		v.channel, v.readers = st[2].Version, st[2].Readers
+		v.channel, v.readers, v.recorded, v.doubt = st[2].Version, st[2].Readers, st[2].Recorded, st[2].Doubt
 	}
 	return v, nil
 }

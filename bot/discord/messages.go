@@ -58,12 +58,11 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 		if !a.firstDelivery(ctx, "discord:message:"+m.ID) {
 			return
 		}
-		if aud, err = a.audience.channelAudience(ctx, m.GuildID, m.ChannelID); err != nil {
+		if aud, version, _, err = a.resolveChannel(ctx, a.audience, m.GuildID, m.ChannelID, false); err != nil {
 			a.logger.WarnContext(ctx, "discord channel audience", slog.String("channel_id", m.ChannelID), slog.Any("error", err))
 			a.replyTo(ctx, m, rendered{Parts: []string{channelRefusal(err, rag.AnswerLang(in.Text))}})
 			return
 		}
-		version, _ = a.settleChannel(ctx, m.GuildID, aud, false)
 		in.Conversation = conversationKey(m.GuildID, aud.channelID, m.ChannelID)
 		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
 	}

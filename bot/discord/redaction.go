@@ -19,28 +19,35 @@ const pendingCheckEvery = time.Minute
 
 // settleChannel withdraws the answers shown in the channel and its threads that one of aud's
 // readers may not read, editing each into the notice, when those readers are not the ones
-// settled last by any replica (aud.v.readers), and then settles them; force withdraws even when
-// they look settled. The readers are recorded first (bumping the channel's version, for answers
+// settled and recorded last by any replica (aud.v), or are in doubt, and then settles them;
+// force withdraws even when they look settled. The readers are recorded first (their scopes,
+// which every later write of an answer there is checked against, and a new version, for answers
 // in flight: see recheck) but settled only after the withdrawal succeeded, so that a withdrawal
 // that fails, or a process that dies, leaves the next check withdrawing again. Notices whose
 // edit failed before are retried at most once a minute per channel. It returns the channel's
-// version after recording (-1 when it could not be recorded) and the answers whose notice it
-// showed. Without a store it does nothing.
-func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channelAudience, force bool) (int64, []int64) {
+// version after recording (-1 when it could not be recorded: with bot.ErrReadersMoved when aud
+// was read before a change another replica recorded, and the caller must read it again) and the
+// answers whose notice it showed. Without a store it does nothing.
+func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channelAudience, force bool) (int64, []int64, error) {
 	store := a.handler.Store()
 	if store == nil {
-		return aud.v.channel, nil
+		return aud.v.channel, nil, nil
 	}
 	attrs := []any{slog.String("guild_id", guildID), slog.String("channel_id", aud.channelID)}
 	fingerprint := bot.ReadersFingerprint(aud.readers)
-	unsettled, recorded := !bytes.Equal(fingerprint, aud.v.readers), false
+	unsettled := !bytes.Equal(fingerprint, aud.v.readers) || !bytes.Equal(fingerprint, aud.v.recorded) || aud.v.doubt
+	recorded := false
 	version := aud.v.channel
+	var recordErr error
 	if unsettled {
-		changed, ver, err := store.RecordReaders(ctx, platform, guildID, aud.channelID, fingerprint)
-		if err != nil {
+		changed, ver, err := store.RecordReaders(ctx, platform, guildID, aud.channelID, aud.readers, aud.v.channel)
+		switch {
+		case errors.Is(err, bot.ErrReadersMoved):
+			version, recordErr = -1, err // withdraw with these readers anyway; the caller reads again
+		case err != nil:
 			a.logger.ErrorContext(ctx, "record discord channel viewers", append(attrs, slog.Any("error", err))...)
 			version = -1 // withdraw anyway
-		} else {
+		default:
 			version, recorded = ver, true
 		}
 		if changed {
@@ -51,7 +58,7 @@ func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channel
 	readers := aud.readers
 	if !unsettled && !force {
 		if _, checked := a.pendingChecked.Get(guildID + "/" + aud.channelID); checked {
-			return version, nil
+			return version, nil, nil
 		}
 		a.pendingChecked.Set(guildID+"/"+aud.channelID, struct{}{})
 		readers = nil // only the notices still pending
@@ -59,7 +66,7 @@ func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channel
 	reds, err := store.RedactUnreadable(ctx, platform, guildID, aud.channelID, readers)
 	if err != nil {
 		a.logger.ErrorContext(ctx, "withdraw discord answers; the channel's next check withdraws again", append(attrs, slog.Any("error", err))...)
-		return version, nil
+		return version, nil, recordErr
 	}
 	if recorded {
 		if err := store.ReadersSettled(ctx, platform, guildID, aud.channelID, fingerprint); err != nil {
@@ -72,8 +79,30 @@ func (a *Adapter) settleChannel(ctx context.Context, guildID string, aud channel
 			shown = append(shown, red.AnswerID)
 		}
 	}
-	return version, shown
+	return version, shown, recordErr
 }
+
+// resolveChannel computes who sees channelID with au (for a thread, its parent) and settles
+// them (settleChannel), computing again when another replica recorded a change meanwhile
+// (bot.ErrReadersMoved), a few times. It returns the audience, the channel's version after
+// recording (-1 when it could not be recorded) and the answers whose notice it showed, or an
+// error when Discord or the database cannot say who sees the channel.
+func (a *Adapter) resolveChannel(ctx context.Context, au *audience, guildID, channelID string, force bool) (channelAudience, int64, []int64, error) {
+	for attempt := 1; ; attempt++ {
+		aud, err := au.channelAudience(ctx, guildID, channelID)
+		if err != nil {
+			return channelAudience{}, -1, nil, err
+		}
+		version, shown, err := a.settleChannel(ctx, guildID, aud, force)
+		if err == nil || attempt == resolveAttempts {
+			return aud, version, shown, err
+		}
+	}
+}
+
+// resolveAttempts bounds how often resolveChannel computes a channel's viewers while other
+// replicas keep recording changes.
+const resolveAttempts = 3
 
 // recheck closes the race of an answer in flight while the channel's viewers changed: when a
 // replica recorded other viewers between this answer's check (version) and its posting, that
@@ -89,13 +118,12 @@ func (a *Adapter) recheck(ctx context.Context, guildID string, aud channelAudien
 	if err == nil && v.channel == version {
 		return
 	}
-	fresh, err := a.audience.channelAudience(ctx, guildID, aud.channelID)
+	_, _, shown, err := a.resolveChannel(ctx, a.audience, guildID, aud.channelID, true)
 	if err != nil {
 		a.logger.ErrorContext(ctx, "recheck discord channel after answering; its next question checks again",
 			slog.String("channel_id", aud.channelID), slog.Any("error", err))
 		return
 	}
-	_, shown := a.settleChannel(ctx, guildID, fresh, true)
 	for _, id := range shown {
 		if id == answerID {
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 
@@ -40,20 +41,35 @@ func (a *Adapter) Sweep(ctx context.Context) (bot.SweepResult, error) {
 
 // sweepChannel checks one channel's answers against its viewers now.
 func (a *Adapter) sweepChannel(ctx context.Context, fresh *audience, guildID, channelID string) error {
-	aud, err := fresh.channelAudience(ctx, guildID, channelID)
+	_, version, _, err := a.resolveChannel(ctx, fresh, guildID, channelID, true)
 	if err != nil {
 		return err
 	}
-	if version, _ := a.settleChannel(ctx, guildID, aud, true); version < 0 {
+	if version < 0 {
 		return errors.New("record channel viewers")
 	}
 	return nil
 }
 
 // withdrawAll withdraws every answer shown in channel (and its threads) that used a document:
-// as if a viewer who may read nothing had been let in.
+// as if a viewer who may read nothing had been let in. That viewer is recorded first, as the
+// channel's only reader: no write of such an answer follows, the channel's doubt (if any) ends,
+// and its next question records its real viewers again.
 func (a *Adapter) withdrawAll(ctx context.Context, guildID, channelID string) error {
-	reds, err := a.handler.Store().RedactUnreadable(ctx, platform, guildID, channelID, []rag.Scope{{}})
+	store := a.handler.Store()
+	v, err := a.audience.versionsOf(ctx, guildID, channelID)
+	if err == nil {
+		_, _, err = store.RecordReaders(ctx, platform, guildID, channelID, []rag.Scope{{}}, v.channel)
+	}
+	if err != nil {
+		// Not recorded (the version moved, or the database failed): at least the next write of
+		// each answer meets a reader who reads nothing.
+		if _, aerr := store.AddReader(ctx, platform, guildID, channelID, "", rag.Scope{}); aerr != nil {
+			a.logger.ErrorContext(ctx, "record that nobody known sees a discord channel", slog.String("channel_id", channelID),
+				slog.Any("error", errors.Join(err, aerr)))
+		}
+	}
+	reds, err := store.RedactUnreadable(ctx, platform, guildID, channelID, []rag.Scope{{}})
 	if err != nil {
 		return fmt.Errorf("withdraw answers in %s: %w", channelID, err)
 	}

@@ -71,11 +71,11 @@ func (s *faultStore) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int
 }
 
 // RecordReaders fails now and then, before anything is written.
-func (s *faultStore) RecordReaders(ctx context.Context, platform, workspace, channel string, readers []byte) (bool, int64, error) {
+func (s *faultStore) RecordReaders(ctx context.Context, platform, workspace, channel string, readers []rag.Scope, expected int64) (bool, int64, error) {
 	if s.fail("readers", channel, s.rates.readers) {
 		return false, 0, errInjected
 	}
-	return s.Store.RecordReaders(ctx, platform, workspace, channel, readers)
+	return s.Store.RecordReaders(ctx, platform, workspace, channel, readers, expected)
 }
 
 // RedactUnreadable fails now and then when it has something to withdraw (readers given),
@@ -125,13 +125,13 @@ func (s *faultStore) AddConsulted(ctx context.Context, answerID int64, refs []bo
 	return s.Store.AddConsulted(ctx, answerID, refs)
 }
 
-// AnswerWithdrawn is the check before every write of an answer's text. The write-check break
-// says "not withdrawn" whatever the database says; a dropped record is never withdrawn.
-func (s *faultStore) AnswerWithdrawn(ctx context.Context, answerID int64) (bot.Redaction, bool, error) {
+// CheckWrite is the check before every write of an answer's text. The write-check break says
+// "write it" whatever the database says; a dropped record is never withdrawn.
+func (s *faultStore) CheckWrite(ctx context.Context, answerID int64) (bot.Redaction, bot.WriteCheck, error) {
 	if s.breaks.skipWriteCheck || answerID >= droppedID {
-		return bot.Redaction{}, false, nil
+		return bot.Redaction{}, bot.WriteAllowed, nil
 	}
-	return s.Store.AnswerWithdrawn(ctx, answerID)
+	return s.Store.CheckWrite(ctx, answerID)
 }
 
 // AnswerWritten is the statement after every write. The write-check break never reports a

@@ -3,7 +3,6 @@ package pgbot
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -33,7 +32,7 @@ func (s *Store) AudienceStates(ctx context.Context, platform, workspace string, 
 	if len(subjects) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT subject, version, settled_readers FROM bot_audience_versions
+	rows, err := s.pool.Query(ctx, `SELECT subject, version, settled_readers, readers, doubt_since IS NOT NULL FROM bot_audience_versions
 		WHERE platform = $1 AND workspace = $2 AND subject = ANY($3::text[])`, platform, workspace, subjects)
 	if err != nil {
 		return nil, fmt.Errorf("read audience versions: %w", err)
@@ -42,7 +41,7 @@ func (s *Store) AudienceStates(ctx context.Context, platform, workspace string, 
 	for rows.Next() {
 		var subject string
 		var st bot.AudienceState
-		if err := rows.Scan(&subject, &st.Version, &st.Readers); err != nil {
+		if err := rows.Scan(&subject, &st.Version, &st.Readers, &st.Recorded, &st.Doubt); err != nil {
 			return nil, fmt.Errorf("read audience versions: %w", err)
 		}
 		for i, want := range subjects {
@@ -57,35 +56,6 @@ func (s *Store) AudienceStates(ctx context.Context, platform, workspace string, 
 	return out, nil
 }
 
-// RecordReaders implements bot.Audiences. Two replicas recording the same readers at once bump
-// the version once: the upsert only updates a row whose fingerprint differs.
-func (s *Store) RecordReaders(ctx context.Context, platform, workspace, channel string, readers []byte) (bool, int64, error) {
-	if len(readers) != 32 {
-		return false, 0, fmt.Errorf("record readers of %s: fingerprint of %d bytes, want 32", channel, len(readers))
-	}
-	subject := bot.ChannelSubject(channel)
-	var version int64
-	err := s.pool.QueryRow(ctx, `INSERT INTO bot_audience_versions (platform, workspace, subject, readers)
-		VALUES ($1, $2, $3, $4)
-		ON CONFLICT (platform, workspace, subject) DO UPDATE
-			SET version = bot_audience_versions.version + 1, readers = EXCLUDED.readers, changed_at = now()
-			WHERE bot_audience_versions.readers IS DISTINCT FROM EXCLUDED.readers
-		RETURNING version`, platform, workspace, subject, readers).Scan(&version)
-	if err == nil {
-		return true, version, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return false, 0, fmt.Errorf("record readers of %s: %w", channel, err)
-	}
-	// Unchanged: the row was left alone.
-	err = s.pool.QueryRow(ctx, `SELECT version FROM bot_audience_versions WHERE platform = $1 AND workspace = $2 AND subject = $3`,
-		platform, workspace, subject).Scan(&version)
-	if err != nil {
-		return false, 0, fmt.Errorf("read version of %s: %w", channel, err)
-	}
-	return false, version, nil
-}
-
 // withdrawSQL withdraws, in one statement, the channel's shown answers that used a document one
 // of the readers ($4, a JSON array of group arrays) may not read, as the document's groups were
 // when the answer was given, redacting them as retention does (redactSet) and deleting their
@@ -97,7 +67,7 @@ WITH readers AS (
 	FROM jsonb_array_elements($4::jsonb) r
 ), withdrawn AS (
 	UPDATE bot_answers a SET ` + redactSet + `, redaction_reason = 'audience_widened'
-	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND a.visible_to = '' AND a.redacted_at IS NULL
+	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND NOT a.ephemeral AND a.redacted_at IS NULL
 	  AND EXISTS (SELECT 1 FROM bot_answer_documents ad, readers r
 		WHERE ad.answer_id = a.id AND NOT ad.doc_groups && r.groups)
 	RETURNING a.id, a.thread, a.reply_ref, a.lang, a.question, a.text_writes
@@ -200,7 +170,7 @@ func (s *Store) loadRedaction(ctx context.Context, query string, answerID int64)
 // ChannelsWithAnswers implements bot.Audiences, from the index of shown answers.
 func (s *Store) ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `SELECT DISTINCT channel FROM bot_answers
-		WHERE platform = $1 AND workspace = $2 AND visible_to = '' AND redacted_at IS NULL
+		WHERE platform = $1 AND workspace = $2 AND NOT ephemeral AND redacted_at IS NULL
 		ORDER BY channel`, platform, workspace)
 	if err != nil {
 		return nil, fmt.Errorf("list channels with answers in %s %s: %w", platform, workspace, err)
@@ -208,6 +178,21 @@ func (s *Store) ChannelsWithAnswers(ctx context.Context, platform, workspace str
 	channels, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("list channels with answers in %s %s: %w", platform, workspace, err)
+	}
+	return channels, nil
+}
+
+// PublicChannels implements bot.Audiences, from the index of shown answers.
+func (s *Store) PublicChannels(ctx context.Context, platform, workspace string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT channel FROM bot_answers
+		WHERE platform = $1 AND workspace = $2 AND visible_to = '' AND redacted_at IS NULL AND public
+		ORDER BY channel`, platform, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("list public channels with answers in %s %s: %w", platform, workspace, err)
+	}
+	channels, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list public channels with answers in %s %s: %w", platform, workspace, err)
 	}
 	return channels, nil
 }

@@ -50,37 +50,88 @@ func TestRecordReadersBumpsOnlyOnAChange(t *testing.T) {
 	t.Parallel()
 	env := bottest.New(t, []bottest.Doc{}...)
 	ctx := context.Background()
-	hrOnly := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone", "hr")})
-	mixed := bot.ReadersFingerprint([]rag.Scope{rag.MustScope("everyone", "hr"), rag.MustScope("everyone")})
+	hrOnly := []rag.Scope{rag.MustScope("everyone", "hr")}
+	mixed := []rag.Scope{rag.MustScope("everyone", "hr"), rag.MustScope("everyone")}
 	// Every replica sees the same new readers at once: one change.
 	changes := countConcurrent(t, 8, func() (bool, error) {
-		changed, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly)
+		changed, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly, 0)
 		return changed, err
 	})
 	if changes != 1 {
 		t.Fatalf("%d replicas saw a change, want 1", changes)
 	}
-	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly); err != nil || changed || v != 1 {
+	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly, 1); err != nil || changed || v != 1 {
 		t.Fatalf("same readers again: changed=%v version=%d err=%v; want unchanged at 1", changed, v, err)
 	}
-	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", mixed); err != nil || !changed || v != 2 {
+	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", mixed, 1); err != nil || !changed || v != 2 {
 		t.Fatalf("a new reader: changed=%v version=%d err=%v; want changed at 2", changed, v, err)
 	}
 	// Recorded readers are not settled until their withdrawals succeeded: checks still see the
 	// readers settled before (none here), and withdraw again.
 	st, _ := env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1"))
-	if st[0].Version != 2 || st[0].Readers != nil {
-		t.Fatalf("state %+v, want version 2 and no settled readers", st[0])
+	if st[0].Version != 2 || st[0].Readers != nil || string(st[0].Recorded) != string(bot.ReadersFingerprint(mixed)) {
+		t.Fatalf("state %+v, want version 2, the mixed readers recorded and none settled", st[0])
 	}
-	if err := env.Bot.ReadersSettled(ctx, "slack", "T1", "C1", mixed); err != nil {
+	if err := env.Bot.ReadersSettled(ctx, "slack", "T1", "C1", bot.ReadersFingerprint(mixed)); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1"))
-	if st[0].Version != 2 || string(st[0].Readers) != string(mixed) {
+	if st[0].Version != 2 || string(st[0].Readers) != string(bot.ReadersFingerprint(mixed)) {
 		t.Fatalf("state %+v after settling, want version 2 and the mixed readers", st[0])
 	}
-	if _, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", []byte("short")); err == nil {
+	if err := env.Bot.ReadersSettled(ctx, "slack", "T1", "C1", []byte("short")); err == nil {
 		t.Fatal("a malformed fingerprint was stored")
+	}
+}
+
+// TestReadersReadBeforeAChangeAreRefused: readers looked up before another replica recorded a
+// joiner (AddReader) or a doubt (MarkDoubt) must not replace them; looked up after, they do,
+// and end the doubt.
+func TestReadersReadBeforeAChangeAreRefused(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t, []bottest.Doc{}...)
+	ctx := context.Background()
+	hrOnly := []rag.Scope{rag.MustScope("everyone", "hr")}
+	if _, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", hrOnly, 0); err != nil || v != 1 {
+		t.Fatalf("first readers: version %d, %v", v, err)
+	}
+	// A guest joins (replica B) while replica A still reads the old member list.
+	v, err := env.Bot.AddReader(ctx, "slack", "T1", "C1", "UGUEST", rag.Scope{})
+	if err != nil || v != 2 {
+		t.Fatalf("add reader: version %d, %v", v, err)
+	}
+	stale := []rag.Scope{rag.MustScope("everyone", "hr"), rag.MustScope("everyone")}
+	if _, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", stale, 1); !errors.Is(err, bot.ErrReadersMoved) {
+		t.Fatalf("readers read before the join replaced it: %v", err)
+	}
+	joiners, err := env.Bot.ChannelJoiners(ctx, "slack", "T1", "C1", bot.JoinerTTL)
+	if err != nil || len(joiners) != 1 || joiners[0] != "UGUEST" {
+		t.Fatalf("joiners %v, %v; want [UGUEST]", joiners, err)
+	}
+	if joiners, _ := env.Bot.ChannelJoiners(ctx, "slack", "T1", "C1", 0); len(joiners) != 0 {
+		t.Fatalf("joiners older than the ttl still count: %v", joiners)
+	}
+	withGuest := append(stale, rag.Scope{})
+	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", withGuest, 2); err != nil || !changed || v != 3 {
+		t.Fatalf("readers read after the join: changed=%v version=%d err=%v; want changed at 3", changed, v, err)
+	}
+	// A permission change being read: readers read before it are refused, and the same readers
+	// read after it end the doubt without a new version.
+	if err := env.Bot.MarkDoubt(ctx, "slack", "T1", "C1"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1"))
+	if !st[0].Doubt || st[0].Version != 4 {
+		t.Fatalf("state %+v, want in doubt at version 4", st[0])
+	}
+	if _, _, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", withGuest, 3); !errors.Is(err, bot.ErrReadersMoved) {
+		t.Fatalf("readers read before the doubt ended it: %v", err)
+	}
+	if changed, v, err := env.Bot.RecordReaders(ctx, "slack", "T1", "C1", withGuest, 4); err != nil || changed || v != 4 {
+		t.Fatalf("same readers read after the doubt: changed=%v version=%d err=%v; want unchanged at 4", changed, v, err)
+	}
+	if st, _ := env.Bot.AudienceStates(ctx, "slack", "T1", bot.ChannelSubject("C1")); st[0].Doubt {
+		t.Fatal("the doubt outlived readers read after it")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -29,7 +30,8 @@ type audience struct {
 
 // channelAudience asks Slack who reads channel now (conversations.info and every page of
 // conversations.members, never cached: a membership change that no event announced still
-// counts at once) and resolves their access from the cached directory.
+// counts at once), adds whoever joined by an event the list does not show yet (withJoiners),
+// and resolves their access from the cached directory.
 func (a *Adapter) channelAudience(ctx context.Context, v versions, channel string) (audience, error) {
 	var info *slack.Channel
 	err := withRetry(ctx, func() (err error) {
@@ -41,6 +43,9 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 	}
 	members, err := a.channelMembers(ctx, channel)
 	if err != nil {
+		return audience{}, err
+	}
+	if members, err = a.withJoiners(ctx, channel, members); err != nil {
 		return audience{}, err
 	}
 	roles, err := a.userGroups(ctx, v)
@@ -77,6 +82,29 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 	return aud, nil
 }
 
+// withJoiners returns members with the channel's recent joiners (bot.Audiences.ChannelJoiners)
+// that the list does not show yet: Slack's conversations.members trails member_joined_channel,
+// and whoever joined reads the history at once. Joiners the list shows are forgotten; a failure
+// to forget only keeps them counted.
+func (a *Adapter) withJoiners(ctx context.Context, channel string, members []string) ([]string, error) {
+	joiners, err := a.opts.Store.ChannelJoiners(ctx, platform, a.teamID, channel, bot.JoinerTTL)
+	if err != nil {
+		return nil, err
+	}
+	var listed []string
+	for _, j := range joiners {
+		if slices.Contains(members, j) {
+			listed = append(listed, j)
+		} else {
+			members = append(members, j)
+		}
+	}
+	if err := a.opts.Store.ForgetJoiners(ctx, platform, a.teamID, channel, listed); err != nil {
+		a.logger.WarnContext(ctx, "forget slack joiners the member list shows", slog.String("channel_id", channel), slog.Any("error", err))
+	}
+	return members, nil
+}
+
 // channelMembers returns every member of channel (conversations.members, all pages).
 func (a *Adapter) channelMembers(ctx context.Context, channel string) ([]string, error) {
 	var members []string
@@ -101,23 +129,30 @@ func (a *Adapter) channelMembers(ctx context.Context, channel string) ([]string,
 const pendingCheckEvery = time.Minute
 
 // settleChannel withdraws the answers shown in channel that one of aud's readers may not read
-// when those readers are not the ones settled last by any replica (v.readers), and then settles
-// them; force withdraws even when they look settled. The readers are recorded first (bumping
-// the channel's version, for answers in flight on other replicas: see recheckChannel) but
-// settled only after the withdrawal succeeded, so that a withdrawal that fails, or a process
-// that dies, leaves the next check withdrawing again. Notices whose edit failed before are
-// retried at most once a minute per channel. It returns the channel's version after recording,
-// or -1 when it could not be recorded.
-func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v versions, aud audience, force bool) int64 {
+// when those readers are not the ones settled and recorded last by any replica (v.readers,
+// v.recorded), or are in doubt, and then settles them; force withdraws even when they look settled. The readers are recorded
+// first (their scopes, which every later write of an answer there is checked against, and a new
+// version, for answers in flight on other replicas: see recheckChannel) but settled only after
+// the withdrawal succeeded, so that a withdrawal that fails, or a process that dies, leaves the
+// next check withdrawing again. Notices whose edit failed before are retried at most once a
+// minute per channel. It returns the channel's version after recording, or -1 when it could not
+// be recorded: with bot.ErrReadersMoved when aud was read before a change another replica
+// recorded (the caller must read the readers again before answering from them).
+func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v versions, aud audience, force bool) (int64, error) {
 	fingerprint := bot.ReadersFingerprint(aud.readers)
-	unsettled, recorded := !bytes.Equal(fingerprint, v.readers), false
+	unsettled := !bytes.Equal(fingerprint, v.readers) || !bytes.Equal(fingerprint, v.recorded) || v.doubt
+	recorded := false
 	version := v.channel
+	var recordErr error
 	if unsettled {
-		changed, ver, err := a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, fingerprint)
-		if err != nil {
+		changed, ver, err := a.opts.Store.RecordReaders(ctx, platform, a.teamID, channel, aud.readers, v.channel)
+		switch {
+		case errors.Is(err, bot.ErrReadersMoved):
+			version, recordErr = -1, err // withdraw with these readers anyway; the caller reads again
+		case err != nil:
 			a.logger.ErrorContext(ctx, "record slack channel readers", slog.String("channel_id", channel), slog.Any("error", err))
 			version = -1 // withdraw anyway
-		} else {
+		default:
 			version, recorded = ver, true
 		}
 		if changed {
@@ -128,14 +163,14 @@ func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v ver
 	readers := aud.readers
 	if !unsettled && !force {
 		if !a.pendingDue(channel) {
-			return version
+			return version, nil
 		}
 		readers = nil // only the notices still pending
 	}
 	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, readers)
 	if err != nil {
 		a.logger.ErrorContext(ctx, "withdraw slack answers; the channel's next check withdraws again", slog.String("channel_id", channel), slog.Any("error", err))
-		return version
+		return version, recordErr
 	}
 	if recorded {
 		if err := a.opts.Store.ReadersSettled(ctx, platform, a.teamID, channel, fingerprint); err != nil {
@@ -145,8 +180,33 @@ func (a *Adapter) settleChannel(ctx context.Context, team, channel string, v ver
 	for _, red := range reds {
 		a.showRedaction(ctx, red)
 	}
-	return version
+	return version, recordErr
 }
+
+// resolveChannel reads who reads channel now and settles them (settleChannel), reading again
+// when another replica recorded a change meanwhile (bot.ErrReadersMoved), a few times. It
+// returns the audience and the channel's version after recording (-1 when it could not be
+// recorded), or an error when Slack or the database cannot say who reads the channel.
+func (a *Adapter) resolveChannel(ctx context.Context, team, channel string, force bool) (audience, int64, error) {
+	for attempt := 1; ; attempt++ {
+		v, err := a.audienceVersions(ctx, channel)
+		if err != nil {
+			return audience{}, -1, fmt.Errorf("read audience versions: %w", err)
+		}
+		aud, err := a.channelAudience(ctx, v, channel)
+		if err != nil {
+			return audience{}, -1, err
+		}
+		version, err := a.settleChannel(ctx, team, channel, v, aud, force)
+		if err == nil || attempt == resolveAttempts {
+			return aud, version, err
+		}
+	}
+}
+
+// resolveAttempts bounds how often resolveChannel reads a channel's readers while other
+// replicas keep recording changes.
+const resolveAttempts = 3
 
 // pendingDue reports whether this replica should look for channel's pending notices now.
 func (a *Adapter) pendingDue(channel string) bool {
@@ -195,78 +255,6 @@ func messageGone(err error) bool {
 		return false
 	}
 	return se.Err == "message_not_found" || se.Err == "channel_not_found"
-}
-
-// joinCheckRetries space the retries of a join's check when Slack could not say who reads the
-// channel; after the last one the check fails closed (withdrawAll).
-var joinCheckRetries = []time.Duration{250 * time.Millisecond, time.Second, 3 * time.Second}
-
-// memberJoined handles member_joined_channel: the joiner may now read the channel's history, so
-// its answers are checked against the new readers at once (the next question would too, on any
-// replica). A full member joining a public channel was a reader already: nothing changes, and
-// the channel's members (many pages in a large channel) are not read. When Slack cannot say who
-// reads the channel, the check is retried; if it still cannot tell, every answer shown there is
-// withdrawn, since the joiner may be someone who may not read them.
-func (a *Adapter) memberJoined(ctx context.Context, team, channel, user string) {
-	err := a.checkJoined(ctx, team, channel, user)
-	for _, wait := range joinCheckRetries {
-		if err == nil {
-			return
-		}
-		a.logger.WarnContext(ctx, "check slack channel after a join; retrying", slog.String("channel_id", channel), slog.Any("error", err))
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			a.withdrawAllAfterJoin(context.WithoutCancel(ctx), team, channel)
-			return
-		}
-		err = a.checkJoined(ctx, team, channel, user)
-	}
-	if err != nil {
-		a.logger.ErrorContext(ctx, "check slack channel after a join failed; withdrawing its answers", slog.String("channel_id", channel), slog.Any("error", err))
-		a.withdrawAllAfterJoin(ctx, team, channel)
-	}
-}
-
-// checkJoined checks channel's answers against its readers after user joined. It returns an
-// error when Slack cannot say who reads the channel.
-func (a *Adapter) checkJoined(ctx context.Context, team, channel, user string) error {
-	v, err := a.audienceVersions(ctx, channel)
-	if err == nil {
-		if p, perr := a.person(ctx, v, user); perr == nil && p.full() && a.plainPublic(ctx, channel) {
-			return nil
-		}
-	}
-	var aud audience
-	if err == nil {
-		aud, err = a.channelAudience(ctx, v, channel)
-	}
-	if err != nil {
-		return err
-	}
-	a.settleChannel(ctx, team, channel, v, aud, false)
-	return nil
-}
-
-// withdrawAll withdraws every answer shown in channel that used a document: as if a reader who
-// may read nothing had joined. The channel's next question records its real readers again.
-func (a *Adapter) withdrawAll(ctx context.Context, team, channel string) error {
-	reds, err := a.opts.Store.RedactUnreadable(ctx, platform, team, channel, []rag.Scope{{}})
-	if err != nil {
-		return fmt.Errorf("withdraw answers in %s: %w", channel, err)
-	}
-	for _, red := range reds {
-		a.showRedaction(ctx, red)
-	}
-	return nil
-}
-
-// withdrawAllAfterJoin is withdrawAll for a join whose check failed: nothing retries it but
-// the sweep, so its failure is logged here.
-func (a *Adapter) withdrawAllAfterJoin(ctx context.Context, team, channel string) {
-	if err := a.withdrawAll(ctx, team, channel); err != nil {
-		a.logger.ErrorContext(ctx, "withdraw slack answers after a join", slog.String("channel_id", channel), slog.Any("error", err))
-	}
 }
 
 // plainPublic reports whether Slack says channel is public and not shared with other workspaces;

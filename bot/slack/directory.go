@@ -22,8 +22,10 @@ const (
 // built with.
 type versions struct {
 	users, roles, channel int64
-	// readers is the channel's readers' fingerprint as recorded last (nil when never).
-	readers []byte
+	// readers and recorded are the fingerprints of the channel's readers settled and recorded
+	// last (nil when never); doubt says a change of them is not resolved yet (bot.AudienceState).
+	readers, recorded []byte
+	doubt             bool
 }
 
 // person is what Slack says of one account, for access.
@@ -56,7 +58,7 @@ func (a *Adapter) audienceVersions(ctx context.Context, channel string) (version
 	}
 	v := versions{users: st[0].Version, roles: st[1].Version}
 	if channel != "" {
-		v.channel, v.readers = st[2].Version, st[2].Readers
+		v.channel, v.readers, v.recorded, v.doubt = st[2].Version, st[2].Readers, st[2].Recorded, st[2].Doubt
 	}
 	return v, nil
 }

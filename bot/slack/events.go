@@ -23,8 +23,9 @@ type question struct {
 	team, channel, user, text string
 	ts, threadTS              string // the message and the thread it belongs to ("" when none)
 	dm                        bool
-	files                     int  // files shared with the message (subtype file_share)
-	edited                    bool // the message was edited (subtype message_changed)
+	files                     int    // files shared with the message (subtype file_share)
+	edited                    bool   // the message was edited (message_changed, or app_mention with "edited")
+	edit                      string // the edit's ts: one message has one question, and one per edit
 	received                  time.Time
 }
 
@@ -51,10 +52,21 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		if thread == "" && !dm {
 			thread = e.TimeStamp // a channel question starts a thread; a DM's stays top level
 		}
-		a.answer(ctx, question{team: ev.TeamID, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp,
-			threadTS: thread, dm: dm, files: len(e.Files), received: received})
+		q := question{team: ev.TeamID, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp,
+			threadTS: thread, dm: dm, files: len(e.Files), received: received}
+		if e.Edited != nil {
+			// Slack sends app_mention again when a message mentioning cita is edited: the
+			// answer to the first wording stands (question.unanswerable).
+			q.edited, q.edit = true, e.Edited.TimeStamp
+			if q.edit == "" {
+				q.edit = e.EventTimeStamp
+			}
+		}
+		if a.firstDelivery(ctx, q) {
+			a.answer(ctx, q)
+		}
 	case *slackevents.MessageEvent:
-		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok {
+		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok && a.firstDelivery(ctx, q) {
 			a.answer(ctx, q)
 		}
 	case *slackevents.AssistantThreadStartedEvent:
@@ -65,10 +77,12 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		a.logger.DebugContext(ctx, "slack assistant context changed", slog.String("channel_id", e.AssistantThread.ChannelID))
 	case *slackevents.MemberJoinedChannelEvent:
 		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
+	case *slackevents.MemberLeftChannelEvent:
+		a.memberLeft(ctx, e.Channel, e.User)
 	case *slackevents.SubteamMembersChangedEvent, *slackevents.SubteamUpdatedEvent, *slackevents.SubteamCreatedEvent:
 		a.bump(ctx, bot.SubjectRoles)
 	case *slackevents.TeamJoinEvent:
-		a.bump(ctx, bot.SubjectUsers)
+		a.teamJoined(ctx, ev.TeamID, e.User)
 	case *slackevents.UserChangeEvent:
 		if cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.InnerEvent != nil {
 			a.userChanged(ctx, *cb.InnerEvent)
@@ -76,8 +90,6 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 			a.bump(ctx, bot.SubjectUsers)
 		}
 	}
-	// member_left_channel needs nothing (and is not subscribed): a channel's members are read
-	// at every answer there.
 }
 
 // followUp decides whether a message event is addressed to the bot without a mention: a DM, or a
@@ -98,7 +110,10 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 		if m == nil || prev == nil || m.Text == prev.Text || m.SubType != "" {
 			return question{}, false
 		}
-		q.user, q.text, q.ts, q.threadTS, q.edited = m.User, m.Text, m.Timestamp, m.ThreadTimestamp, true
+		q.user, q.text, q.ts, q.threadTS, q.edited, q.edit = m.User, m.Text, m.Timestamp, m.ThreadTimestamp, true, e.TimeStamp
+		if m.Edited != nil && m.Edited.Timestamp != "" {
+			q.edit = m.Edited.Timestamp
+		}
 		if m.BotID != "" {
 			return question{}, false
 		}
@@ -127,6 +142,27 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 		return question{}, false
 	}
 	return q, answered
+}
+
+// firstDelivery reports whether q's message (its channel and ts, and for an edit the edit's
+// ts) is met for the first time: Slack may deliver one message under several event ids, which
+// the event id's own deduplication lets through. When the store cannot say, it answers: two
+// replies beat silence.
+func (a *Adapter) firstDelivery(ctx context.Context, q question) bool {
+	key := "slack:message:" + q.team + "/" + q.channel + "/" + q.ts
+	if q.edited {
+		key += "/edit/" + q.edit
+	}
+	first, err := a.opts.Store.MarkEvent(ctx, key)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "dedupe slack message", slog.String("channel_id", q.channel), slog.String("ts", q.ts), slog.Any("error", err))
+		return true
+	}
+	if !first {
+		a.logger.InfoContext(ctx, "slack message delivered again under another event; already handled",
+			slog.String("channel_id", q.channel), slog.String("ts", q.ts))
+	}
+	return first
 }
 
 // hasTurns reports whether cita answered in conv, asking the database a second time after a
@@ -200,16 +236,13 @@ func (a *Adapter) answer(ctx context.Context, q question) {
 		r.finish(ctx, a.opts.Handler.Handle(ctx, a.incoming(q, r, text, scope, bot.AudiencePrivate), r.delta))
 		return
 	}
-	v, err := a.audienceVersions(ctx, q.channel)
-	var aud audience
-	if err == nil {
-		aud, err = a.channelAudience(ctx, v, q.channel)
-	}
+	// An error here includes bot.ErrReadersMoved: other replicas kept recording changes of the
+	// readers, and an answer from these could use what a newcomer may not read.
+	aud, version, err := a.resolveChannel(ctx, q.team, q.channel, false)
 	if err != nil {
 		a.accessUnknown(ctx, r, q, text, err)
 		return
 	}
-	version := a.settleChannel(ctx, q.team, q.channel, v, aud, false)
 	in := a.incoming(q, r, text, aud.scope, bot.AudienceChannel)
 	in.Public = aud.public
 	out := a.opts.Handler.Handle(ctx, in, r.delta)
@@ -242,15 +275,9 @@ func (a *Adapter) recheckChannel(ctx context.Context, q question, version int64)
 	if err == nil && v.channel == version {
 		return
 	}
-	var aud audience
-	if err == nil {
-		aud, err = a.channelAudience(ctx, v, q.channel)
-	}
-	if err != nil {
+	if _, _, err := a.resolveChannel(ctx, q.team, q.channel, true); err != nil {
 		a.logger.ErrorContext(ctx, "recheck slack channel after answering; its next question checks again", slog.String("channel_id", q.channel), slog.Any("error", err))
-		return
 	}
-	a.settleChannel(ctx, q.team, q.channel, v, aud, true)
 }
 
 // bump records that subjects of the installation changed, for every replica. When that fails

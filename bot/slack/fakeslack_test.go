@@ -36,6 +36,7 @@ type fakeUser struct {
 type fakeChannel struct {
 	Name                 string
 	Public, MPIM, Shared bool
+	IM                   string // a direct message with the bot: its person
 }
 
 // pageSize caps every paginated list, as Slack does (it may return fewer than asked).
@@ -62,8 +63,9 @@ type fakeSlack struct {
 	assistant   map[string]bool
 	noStreaming bool
 	// hold, when set, is asked of every call before it is served: a delay (the call is applied
-	// when it completes), a Retry-After in seconds (the call answers 429) or "refuse" (the call
-	// answers internal_error and is not applied).
+	// when it completes), a Retry-After in seconds (the call answers 429), "refuse" (the call
+	// answers internal_error and is not applied) or "500" (an HTTP 500, not applied). hold may
+	// block: the call waits for it.
 	hold func(method string, form map[string]string) (delay time.Duration, retryAfter string)
 	// shown is what each message ("channel/ts") shows now: the text and blocks of the post or
 	// update applied last.
@@ -105,6 +107,23 @@ func (f *fakeSlack) describe(id string, c fakeChannel) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.info[id] = c
+}
+
+// im makes channel the direct message of user with the bot.
+func (f *fakeSlack) im(channel, user string) {
+	f.channel(channel, user, "UBOT")
+	f.describe(channel, fakeChannel{IM: user})
+}
+
+// imOnce makes channel the direct message of user with the bot unless the fake knows it
+// already: the first person who writes in a DM is the one it is with.
+func (f *fakeSlack) imOnce(channel, user string) {
+	f.mu.Lock()
+	_, known := f.members[channel]
+	f.mu.Unlock()
+	if !known {
+		f.im(channel, user)
+	}
 }
 
 // userGroup sets the members of a user group (usergroups.list with include_users).
@@ -226,6 +245,13 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if hold != nil {
 		delay, retryAfter := hold(method, form)
+		if retryAfter == "500" { // Slack's servers failing: an HTTP 500, nothing applied
+			f.mu.Lock()
+			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
+			f.mu.Unlock()
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
 		if retryAfter == "refuse" { // refused outright, as Slack's internal_error
 			f.mu.Lock()
 			f.calls = append(f.calls, call{Method: method, Form: form, At: time.Now()})
@@ -375,6 +401,9 @@ func (c fakeChannel) json(id string) map[string]any {
 	name := c.Name
 	if name == "" {
 		name = strings.ToLower(id)
+	}
+	if c.IM != "" {
+		return map[string]any{"id": id, "is_im": true, "user": c.IM, "is_private": true}
 	}
 	return map[string]any{"id": id, "name": name, "is_channel": !c.MPIM, "is_mpim": c.MPIM, "is_private": !c.Public,
 		"is_ext_shared": c.Shared, "is_shared": c.Shared}

@@ -3,7 +3,6 @@ package slack
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/slack-go/slack"
 
@@ -28,15 +27,11 @@ func (a *Adapter) Sweep(ctx context.Context) (bot.SweepResult, error) {
 // sweepChannel checks one channel's answers against who reads it now. It returns an error when
 // Slack cannot say who reads it, or when the readers could not be recorded.
 func (a *Adapter) sweepChannel(ctx context.Context, team, channel string) error {
-	v, err := a.audienceVersions(ctx, channel)
-	if err != nil {
-		return fmt.Errorf("read audience versions: %w", err)
-	}
-	aud, err := a.channelAudience(ctx, v, channel)
+	_, version, err := a.resolveChannel(ctx, team, channel, true)
 	if err != nil {
 		return err
 	}
-	if version := a.settleChannel(ctx, team, channel, v, aud, true); version < 0 {
+	if version < 0 {
 		return errors.New("record channel readers")
 	}
 	return nil
