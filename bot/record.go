@@ -33,9 +33,10 @@ func newAnswerRecord(in Incoming, ans *rag.Answer, reason Reason, text, lang str
 		Lang:             lang,
 		ReplyRef:         in.ReplyRef,
 	}
-	if in.Ephemeral {
+	if in.Ephemeral || in.Audience == AudiencePrivate {
 		rec.VisibleTo = in.UserID
 	}
+	rec.Ephemeral = in.Ephemeral
 	rec.Public = in.Public && !in.Ephemeral
 	for _, s := range ans.Sources {
 		rec.Sources = append(rec.Sources, sourceRef(s.N, s.Hit))

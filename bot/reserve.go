@@ -48,9 +48,10 @@ func (r *answerRecorder) record(ctx context.Context, refs []SourceRef) error {
 	rec := &AnswerRecord{Conversation: r.in.Conversation, AskerID: r.in.UserID, Question: r.in.Text,
 		ScopeGroups: r.in.Scope.Groups(), Lang: r.lang, ReplyRef: r.in.ReplyRef, Consulted: r.consulted,
 		Public: r.in.Public && !r.in.Ephemeral}
-	if r.in.Ephemeral {
+	if r.in.Ephemeral || r.in.Audience == AudiencePrivate {
 		rec.VisibleTo = r.in.UserID
 	}
+	rec.Ephemeral = r.in.Ephemeral
 	r.id, r.err = r.store.ReserveAnswer(ctx, rec)
 	if r.err == nil && r.in.Recorded != nil {
 		r.in.Recorded(r.id)

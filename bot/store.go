@@ -92,9 +92,13 @@ type AnswerRecord struct {
 	ID           int64
 	Conversation ConversationKey
 	AskerID      string
-	// VisibleTo is the only user who saw the reply (ephemeral); empty means everyone in the
-	// conversation.
+	// VisibleTo is the only user who can read the reply (a DM, an ephemeral reply): the only
+	// one who may open "How I answered" or rate it. Empty means everyone in the conversation.
 	VisibleTo string
+	// Ephemeral says the reply was shown to VisibleTo outside the conversation (/cita, Discord
+	// private:True): it is not part of the conversation's memory, gets no source-change notice
+	// and is never withdrawn. A DM answer is visible to its asker only but not ephemeral.
+	Ephemeral bool
 	// Public says everyone in the workspace could read the reply (a public channel, not
 	// ephemeral): only such questions may be suggested to others (pgbot.PopularQuestions).
 	Public          bool

@@ -18,7 +18,7 @@ const DefaultSweepInterval = 10 * time.Minute
 // See docs/security.md, "Reconciliation sweep".
 //
 //	sweep:
-//	  interval: 10m   # default; "off" (or 0) turns it off
+//	  interval: 10m   # default; from 10s to 24h; "off" (or 0) turns it off
 type SweepConfig struct {
 	Interval SweepInterval `yaml:"interval"`
 }

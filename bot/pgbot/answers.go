@@ -40,13 +40,13 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 			err = tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
 			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, lang, reply_ref,
-			agent_steps, public)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27) RETURNING id, created_at`,
+			agent_steps, public, ephemeral)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28) RETURNING id, created_at`,
 				c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
 				question, standalone, text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
 				string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
 				rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
-				steps, rec.Public).Scan(&id, &rec.CreatedAt)
+				steps, rec.Public, rec.Ephemeral).Scan(&id, &rec.CreatedAt)
 		} else {
 			// Completing a reservation (ReserveAnswer): an answer withdrawn meanwhile stays
 			// redacted, and gets no turns.
@@ -68,7 +68,7 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 		if err := addConsulted(ctx, tx, id, rec.Consulted); err != nil {
 			return err
 		}
-		if rec.VisibleTo != "" || !shown {
+		if rec.Ephemeral || !shown {
 			return nil // an ephemeral reply is not part of the thread, nor a withdrawn one
 		}
 		scopeKey := joinGroups(rec.ScopeGroups)
@@ -129,12 +129,12 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
 		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
 		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached,
-		lang, reply_ref, redacted_at, redaction_reason, agent_steps
+		lang, reply_ref, redacted_at, redaction_reason, agent_steps, ephemeral
 		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
 		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
 		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
 		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached,
-		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps)
+		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps, &rec.Ephemeral)
 	if notFound(err) {
 		return nil, bot.ErrAnswerNotFound
 	}

@@ -67,7 +67,7 @@ WITH readers AS (
 	FROM jsonb_array_elements($4::jsonb) r
 ), withdrawn AS (
 	UPDATE bot_answers a SET ` + redactSet + `, redaction_reason = 'audience_widened'
-	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND a.visible_to = '' AND a.redacted_at IS NULL
+	WHERE a.platform = $1 AND a.workspace = $2 AND a.channel = $3 AND NOT a.ephemeral AND a.redacted_at IS NULL
 	  AND EXISTS (SELECT 1 FROM bot_answer_documents ad, readers r
 		WHERE ad.answer_id = a.id AND NOT ad.doc_groups && r.groups)
 	RETURNING a.id, a.thread, a.reply_ref, a.lang, a.question, a.text_writes
@@ -170,7 +170,7 @@ func (s *Store) loadRedaction(ctx context.Context, query string, answerID int64)
 // ChannelsWithAnswers implements bot.Audiences, from the index of shown answers.
 func (s *Store) ChannelsWithAnswers(ctx context.Context, platform, workspace string) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `SELECT DISTINCT channel FROM bot_answers
-		WHERE platform = $1 AND workspace = $2 AND visible_to = '' AND redacted_at IS NULL
+		WHERE platform = $1 AND workspace = $2 AND NOT ephemeral AND redacted_at IS NULL
 		ORDER BY channel`, platform, workspace)
 	if err != nil {
 		return nil, fmt.Errorf("list channels with answers in %s %s: %w", platform, workspace, err)

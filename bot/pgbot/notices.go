@@ -39,7 +39,7 @@ JOIN bot_answer_documents ad ON ad.document_id = p.document_id AND (p.doc_versio
 JOIN bot_answers a ON a.id = ad.answer_id
 LEFT JOIN documents d ON d.id = p.document_id
 WHERE p.recorded_at >= $1 AND a.platform = ANY($2)
-  AND a.visible_to = '' AND NOT a.abstained AND a.reason = '' AND a.redaction_reason <> 'audience_widened'
+  AND NOT a.ephemeral AND NOT a.abstained AND a.reason = '' AND a.redaction_reason <> 'audience_widened'
   -- only documents the answer cited: one it read without citing is not what the thread was told
   AND a.sources @> jsonb_build_array(jsonb_build_object('document_id', p.document_id))
   AND NOT EXISTS (SELECT 1 FROM bot_source_notices n

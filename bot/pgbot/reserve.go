@@ -18,11 +18,11 @@ func (s *Store) ReserveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, scope_groups, reason, lang, reply_ref, standalone_query, answer_text, abstained, abstain_reason, evidence,
-			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, agent_steps, public)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11, '', '', false, '', 0, '[]', '[]', '{}', 0, '', 0, 0, '{}', false, '[]', $12)
+			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, agent_steps, public, ephemeral)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11, '', '', false, '', 0, '[]', '[]', '{}', 0, '', 0, 0, '{}', false, '[]', $12, $13)
 			RETURNING id, created_at`,
 			c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo, storedText(rec.Question),
-			nonNil(rec.ScopeGroups), string(bot.ReasonNotRecorded), rec.Lang, rec.ReplyRef, rec.Public).Scan(&id, &rec.CreatedAt)
+			nonNil(rec.ScopeGroups), string(bot.ReasonNotRecorded), rec.Lang, rec.ReplyRef, rec.Public, rec.Ephemeral).Scan(&id, &rec.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("insert answer: %w", err)
 		}

@@ -66,7 +66,7 @@ func (s *Store) RecentTurns(ctx context.Context, conv bot.ConversationKey, scope
 func (s *Store) HasTurns(ctx context.Context, conv bot.ConversationKey) (bool, error) {
 	var ok bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bot_answers
-		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4 AND visible_to = '')`,
+		WHERE platform = $1 AND workspace = $2 AND channel = $3 AND thread = $4 AND NOT ephemeral)`,
 		conv.Platform, conv.Workspace, conv.Channel, conv.Thread).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("look up conversation: %w", err)

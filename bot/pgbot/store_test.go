@@ -14,10 +14,11 @@ import (
 
 var thread = bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "C1", Thread: "1700000000.000100"}
 
-// answer saves an answer in conv citing the given documents (by id), visible to visibleTo.
+// answer saves an answer in conv citing the given documents (by id), shown to visibleTo alone
+// (ephemeral) when set.
 func answer(t *testing.T, env *bottest.Env, conv bot.ConversationKey, question, text, visibleTo string, docIDs ...int64) int64 {
 	t.Helper()
-	rec := &bot.AnswerRecord{Conversation: conv, AskerID: "U1", VisibleTo: visibleTo, Question: question,
+	rec := &bot.AnswerRecord{Conversation: conv, AskerID: "U1", VisibleTo: visibleTo, Ephemeral: visibleTo != "", Question: question,
 		StandaloneQuery: question, Text: text, ScopeGroups: []string{"everyone", "hr"},
 		Timings: map[string]time.Duration{"search": 12 * time.Millisecond}, Total: 40 * time.Millisecond}
 	for i, id := range docIDs {

@@ -77,7 +77,7 @@ func (s *Store) SweepLag(ctx context.Context, name string) (time.Duration, bool,
 // AnsweredChannels implements bot.Audiences, from the index of shown answers.
 func (s *Store) AnsweredChannels(ctx context.Context, platform string) ([]bot.ConversationKey, error) {
 	rows, err := s.pool.Query(ctx, `SELECT DISTINCT workspace, channel FROM bot_answers
-		WHERE platform = $1 AND visible_to = '' AND redacted_at IS NULL
+		WHERE platform = $1 AND NOT ephemeral AND redacted_at IS NULL
 		ORDER BY workspace, channel`, platform)
 	if err != nil {
 		return nil, fmt.Errorf("list %s channels with answers: %w", platform, err)

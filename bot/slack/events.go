@@ -23,8 +23,9 @@ type question struct {
 	team, channel, user, text string
 	ts, threadTS              string // the message and the thread it belongs to ("" when none)
 	dm                        bool
-	files                     int  // files shared with the message (subtype file_share)
-	edited                    bool // the message was edited (subtype message_changed)
+	files                     int    // files shared with the message (subtype file_share)
+	edited                    bool   // the message was edited (message_changed, or app_mention with "edited")
+	edit                      string // the edit's ts: one message has one question, and one per edit
 	received                  time.Time
 }
 
@@ -51,10 +52,21 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		if thread == "" && !dm {
 			thread = e.TimeStamp // a channel question starts a thread; a DM's stays top level
 		}
-		a.answer(ctx, question{team: ev.TeamID, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp,
-			threadTS: thread, dm: dm, files: len(e.Files), received: received})
+		q := question{team: ev.TeamID, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp,
+			threadTS: thread, dm: dm, files: len(e.Files), received: received}
+		if e.Edited != nil {
+			// Slack sends app_mention again when a message mentioning cita is edited: the
+			// answer to the first wording stands (question.unanswerable).
+			q.edited, q.edit = true, e.Edited.TimeStamp
+			if q.edit == "" {
+				q.edit = e.EventTimeStamp
+			}
+		}
+		if a.firstDelivery(ctx, q) {
+			a.answer(ctx, q)
+		}
 	case *slackevents.MessageEvent:
-		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok {
+		if q, ok := a.followUp(ctx, ev.TeamID, e, received); ok && a.firstDelivery(ctx, q) {
 			a.answer(ctx, q)
 		}
 	case *slackevents.AssistantThreadStartedEvent:
@@ -98,7 +110,10 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 		if m == nil || prev == nil || m.Text == prev.Text || m.SubType != "" {
 			return question{}, false
 		}
-		q.user, q.text, q.ts, q.threadTS, q.edited = m.User, m.Text, m.Timestamp, m.ThreadTimestamp, true
+		q.user, q.text, q.ts, q.threadTS, q.edited, q.edit = m.User, m.Text, m.Timestamp, m.ThreadTimestamp, true, e.TimeStamp
+		if m.Edited != nil && m.Edited.Timestamp != "" {
+			q.edit = m.Edited.Timestamp
+		}
 		if m.BotID != "" {
 			return question{}, false
 		}
@@ -127,6 +142,27 @@ func (a *Adapter) followUp(ctx context.Context, team string, e *slackevents.Mess
 		return question{}, false
 	}
 	return q, answered
+}
+
+// firstDelivery reports whether q's message (its channel and ts, and for an edit the edit's
+// ts) is met for the first time: Slack may deliver one message under several event ids, which
+// the event id's own deduplication lets through. When the store cannot say, it answers: two
+// replies beat silence.
+func (a *Adapter) firstDelivery(ctx context.Context, q question) bool {
+	key := "slack:message:" + q.team + "/" + q.channel + "/" + q.ts
+	if q.edited {
+		key += "/edit/" + q.edit
+	}
+	first, err := a.opts.Store.MarkEvent(ctx, key)
+	if err != nil {
+		a.logger.ErrorContext(ctx, "dedupe slack message", slog.String("channel_id", q.channel), slog.String("ts", q.ts), slog.Any("error", err))
+		return true
+	}
+	if !first {
+		a.logger.InfoContext(ctx, "slack message delivered again under another event; already handled",
+			slog.String("channel_id", q.channel), slog.String("ts", q.ts))
+	}
+	return first
 }
 
 // hasTurns reports whether cita answered in conv, asking the database a second time after a

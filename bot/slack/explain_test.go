@@ -2,10 +2,15 @@ package slack_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/citahq/cita/bot"
+	slackbot "github.com/citahq/cita/bot/slack"
+	"github.com/citahq/cita/rag"
 )
 
 // clickExplain clicks "How I answered" on the answer of final as user, from channel and
@@ -77,5 +82,45 @@ func TestExplainOnlyForWhoMayReadTheAnswer(t *testing.T) {
 	}
 	if got := b.clickExplain(t, final, "U2", "C1", root); strings.Contains(got.Form["blocks"], "Searched for") {
 		t.Fatalf("the trace was shown after its source became unreadable to the viewer: %v", got.Form)
+	}
+}
+
+// TestExplainOfADirectMessageOnlyForItsAsker is item 3 of issue 29: another hr member, sending a
+// click on "How I answered" with a DM answer's id and the DM's channel, was shown the trace,
+// the asker's private question included. Slack would not send such a click itself; the store
+// (the answer is visible to its asker only) and the click handler (the clicker must be the
+// DM's person) both refuse it now. Rating it is refused too.
+func TestExplainOfADirectMessageOnlyForItsAsker(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(o *slackbot.Options) {
+		o.Access = bot.NewAccessMap(nil, nil, map[string][]string{"hr@example.com": {"hr"}, "hr2@example.com": {"hr"}},
+			map[string][]string{"example.com": {"everyone"}}, nil)
+	})
+	b.fake.user(fakeUser{ID: "UHR2", Email: "hr2@example.com"})
+	b.fake.im("DHR", "UHR")
+	const private = "What is the base salary of band B7 for my own contract?"
+	dm := b.dm(t, "EvDX1", "DHR", "UHR", private)
+	if got := b.clickExplain(t, dm, "UHR", "DHR", ""); !strings.Contains(got.Form["blocks"], "Searched for") {
+		t.Fatalf("the asker was refused their own DM answer's trace (the test would prove nothing): %v", got.Form)
+	}
+	got := b.clickExplain(t, dm, "UHR2", "DHR", "")
+	if shown := got.Form["text"] + got.Form["blocks"]; strings.Contains(shown, "Searched for") || strings.Contains(shown, "own contract") {
+		t.Fatalf("another hr member was shown the trace of someone else's DM answer: %v", got.Form)
+	}
+	before := len(b.ephemeralsTo("UHR2"))
+	b.click(t, dm, "UHR2", "cita_helpful")
+	b.fake.waitFor("the rating's reply", 10*time.Second, func() bool { return len(b.ephemeralsTo("UHR2")) > before })
+	if got := b.ephemeralsTo("UHR2")[before]; strings.Contains(got.Form["text"], "Thanks") {
+		t.Fatalf("another member rated someone else's DM answer: %v", got.Form)
+	}
+	// The store refuses on its own too, whatever the handler let through.
+	conv := bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "DHR"}
+	viewer := bot.Viewer{Conversation: conv, UserID: "UHR2", Scope: rag.MustScope("everyone", "hr")}
+	if _, err := b.env.Bot.LoadTrace(context.Background(), mustInt(t, answerID(t, dm)), viewer); !errors.Is(err, bot.ErrNotVisible) {
+		t.Fatalf("the store loaded someone else's DM answer's trace for another hr member: %v", err)
+	}
+	fb := bot.Feedback{AnswerID: mustInt(t, answerID(t, dm)), Conversation: conv, UserID: "UHR2", Rating: 1}
+	if err := b.env.Bot.RecordFeedback(context.Background(), fb); !errors.Is(err, bot.ErrNotVisible) {
+		t.Fatalf("the store recorded a rating of someone else's DM answer: %v", err)
 	}
 }

@@ -36,6 +36,7 @@ type fakeUser struct {
 type fakeChannel struct {
 	Name                 string
 	Public, MPIM, Shared bool
+	IM                   string // a direct message with the bot: its person
 }
 
 // pageSize caps every paginated list, as Slack does (it may return fewer than asked).
@@ -106,6 +107,23 @@ func (f *fakeSlack) describe(id string, c fakeChannel) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.info[id] = c
+}
+
+// im makes channel the direct message of user with the bot.
+func (f *fakeSlack) im(channel, user string) {
+	f.channel(channel, user, "UBOT")
+	f.describe(channel, fakeChannel{IM: user})
+}
+
+// imOnce makes channel the direct message of user with the bot unless the fake knows it
+// already: the first person who writes in a DM is the one it is with.
+func (f *fakeSlack) imOnce(channel, user string) {
+	f.mu.Lock()
+	_, known := f.members[channel]
+	f.mu.Unlock()
+	if !known {
+		f.im(channel, user)
+	}
 }
 
 // userGroup sets the members of a user group (usergroups.list with include_users).
@@ -383,6 +401,9 @@ func (c fakeChannel) json(id string) map[string]any {
 	name := c.Name
 	if name == "" {
 		name = strings.ToLower(id)
+	}
+	if c.IM != "" {
+		return map[string]any{"id": id, "is_im": true, "user": c.IM, "is_private": true}
 	}
 	return map[string]any{"id": id, "name": name, "is_channel": !c.MPIM, "is_mpim": c.MPIM, "is_private": !c.Public,
 		"is_ext_shared": c.Shared, "is_shared": c.Shared}

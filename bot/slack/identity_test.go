@@ -122,3 +122,38 @@ func TestStatusChangeDoesNotReloadTheWorkspace(t *testing.T) {
 		t.Fatal("an e-mail change did not make the replica list the workspace again")
 	}
 }
+
+// TestNewWorkspaceMemberWithdrawsPublicAnswersTheyMayNotRead is item 5 of issue 29: a new full
+// member of the workspace (team_join) reads every public channel without joining it. Answers
+// there that used a document they may not read must be withdrawn at once, as a join would;
+// before, team_join only made the replicas list the workspace again, and the answers stayed
+// until the channel's next question or the sweep.
+func TestNewWorkspaceMemberWithdrawsPublicAnswersTheyMayNotRead(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	public := b.mention(t, "EvTJ1", "C1", "U1", "How many vacation days do I get per year?")
+	if !strings.Contains(public.Form["blocks"], "22 vacation days") {
+		t.Fatalf("setup: the public channel's answer does not use the vacation policy: %s", public.Form["blocks"])
+	}
+	private := b.mention(t, "EvTJ2", "CHR", "UHR", salaryQuestion)
+	b.settle(t)
+	// Someone from another company's domain becomes a full member: mapped to no group.
+	b.fake.user(fakeUser{ID: "UNEW", Email: "new@elsewhere.org"})
+	b.postEvent(t, "team_join.json", event{EventID: "EvTJ3", User: "UNEW", Email: "new@elsewhere.org", TS: nextTS()}, nil)
+	b.fake.waitFor("the public answer withdrawn", 10*time.Second, func() bool {
+		for _, c := range b.fake.callsTo("chat.update") {
+			if c.Form["channel"] == "C1" && c.Form["ts"] == public.Form["ts"] && isNotice(c) {
+				return true
+			}
+		}
+		return false
+	})
+	b.settle(t)
+	if n := len(b.redactions("CHR", private.Form["ts"])); n != 0 {
+		t.Fatalf("a private channel's answer was withdrawn for someone who does not read it (%d notices)", n)
+	}
+	// The next question there is answered for the new readers: they share no group.
+	if got := b.mention(t, "EvTJ4", "C1", "U1", "How many vacation days do I get per year?").Form["blocks"]; !strings.Contains(got, "share no access group") {
+		t.Fatalf("the public channel after a member with no group joined the workspace: %s", got)
+	}
+}

@@ -32,6 +32,10 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			a.ephemeral(ctx, channel, cb.User.ID, thread, slack.MsgOptionText(bot.ReasonText("en", bot.ReasonInternalError), false))
 		}
 	}()
+	if len(cb.ActionCallback.BlockActions) > 0 && !a.readsDM(ctx, channel, cb.User.ID) {
+		a.ephemeral(ctx, channel, cb.User.ID, thread, slack.MsgOptionText(notYoursText, false))
+		return
+	}
 	for _, act := range cb.ActionCallback.BlockActions {
 		if act.ActionID == actionFeedback {
 			if id, rating, ok := parseFeedback(act.Value); ok {
@@ -54,6 +58,42 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			a.explain(ctx, conv, cb.User.ID, id, thread)
 		}
 	}
+}
+
+// notYoursText answers a click that cannot be the clicker's: an answer in someone else's direct
+// message, or one whose conversation cannot be checked.
+const notYoursText = "I can't show that: it isn't an answer you were shown."
+
+// readsDM reports whether user reads channel as far as a direct message goes: a DM with the bot
+// (conversations.info says is_im) is read by its person alone. Slack sends a click only to who
+// sees the message, but the click's channel and answer id are the client's word: a forged one
+// must not open someone else's DM answer. Other conversations are left to the store's check
+// of the clicker's groups; a DM that cannot be looked up is refused.
+func (a *Adapter) readsDM(ctx context.Context, channel, user string) bool {
+	if !strings.HasPrefix(channel, "D") {
+		return true
+	}
+	var info *slack.Channel
+	err := withRetry(ctx, func() (err error) {
+		info, err = a.api.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		return err
+	})
+	var se slack.SlackErrorResponse
+	if errors.As(err, &se) && se.Err == "missing_scope" {
+		// An installation from before the manifest asked for im:read: the store's check (a DM
+		// answer is visible to its asker only) decides alone.
+		a.logger.WarnContext(ctx, "slack app lacks the im:read scope: reinstall it from deploy/slack-manifest.yaml; the answer's own check decides",
+			slog.String("channel_id", channel))
+		return true
+	}
+	if err != nil {
+		a.logger.WarnContext(ctx, "check who reads a slack DM before a click; refusing it", slog.String("channel_id", channel), slog.Any("error", err))
+		return false
+	}
+	if !info.IsIM {
+		return true
+	}
+	return info.User == user
 }
 
 // parseFeedback reads a feedback_buttons value: "up:<id>" rates the answer 1, "down:<id>" -1.

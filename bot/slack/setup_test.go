@@ -136,6 +136,7 @@ func (l *logBuffer) String() string {
 // event is the data of the payload templates in testdata.
 type event struct {
 	EventID, Team, Channel, User, Text, TS, ThreadTS, ChannelType, BotID, Email, Subteam string
+	Edited                                                                               string // the edit's ts (app_mention)
 }
 
 func payload(t *testing.T, name string, data any) []byte {
@@ -181,6 +182,9 @@ func (b *bundle) postEvent(t *testing.T, name string, ev event, header http.Head
 	t.Helper()
 	if ev.Team == "" {
 		ev.Team = "T1"
+	}
+	if strings.HasPrefix(ev.Channel, "D") && ev.User != "" && ev.User != "UBOT" {
+		b.fake.imOnce(ev.Channel, ev.User) // a DM with the bot is its first writer's
 	}
 	code, _ := b.post(t, "/slack/events", "application/json", payload(t, name, ev), header)
 	return code

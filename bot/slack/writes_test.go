@@ -97,8 +97,10 @@ func TestFailedWithdrawalIsRedoneAtTheNextCheck(t *testing.T) {
 	if !hrLeak(hr.Form["blocks"]) {
 		t.Fatalf("setup: %s", hr.Form["blocks"])
 	}
-	// Every withdrawal fails (the join's, and the recheck of the answer just given if it runs
-	// after the join) until the database is back.
+	// The answer's own writes and checks are over: each write re-checks its readers, and one
+	// landing after the join would withdraw it by itself.
+	a.settle(t)
+	// Every withdrawal fails (the join's) until the database is back.
 	store.redactions.Store(1 << 20)
 	a.join(t, "EvD2", "CHR", "U1", []string{"UHR", "U1", "UBOT"}, false)
 	a.fake.waitFor("the failed withdrawal", 10*time.Second, store.failed.Load)

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/internal/syncbuf"
 	"github.com/citahq/cita/mcpserver"
 )
@@ -100,6 +102,22 @@ func TestParseExpiry(t *testing.T) {
 	for _, bad := range []string{"0d", "-3h", "soon", "2020-01-01", "d"} {
 		if _, err := parseExpiry(bad, now); err == nil {
 			t.Errorf("parseExpiry(%q) accepted", bad)
+		}
+	}
+}
+
+// TestPlainHTTPIssuerIsWarnedOf is item 5 of issue 29: a plain-http OIDC issuer (allowed on a
+// loopback address only; refused elsewhere by validation) was accepted without a word.
+func TestPlainHTTPIssuerIsWarnedOf(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		issuer string
+		warned bool
+	}{{"http://127.0.0.1:5556/dex", true}, {"https://accounts.google.com", false}} {
+		var logs strings.Builder
+		warnPlainHTTPIssuer(config.OIDCConfig{Issuer: c.issuer}, slog.New(slog.NewTextHandler(&logs, nil)))
+		if got := strings.Contains(logs.String(), "level=WARN"); got != c.warned {
+			t.Errorf("issuer %s: warned %v, want %v (%q)", c.issuer, got, c.warned, logs.String())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"net/url"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/config"
@@ -27,6 +28,7 @@ func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot
 		Logger:    logger,
 	}
 	if o := mc.OIDC; o.Enabled() {
+		warnPlainHTTPIssuer(o, logger)
 		opts.OIDC = mcpserver.NewOIDCVerifier(mcpserver.OIDCConfig{Issuer: o.Issuer, Audience: o.Audience,
 			AllowedDomains: o.AllowedDomains, EmailClaim: o.EmailClaim})
 	}
@@ -38,4 +40,15 @@ func (a *app) mcpServer(answerer mcpserver.Answerer, queue *bot.Queue, limit bot
 // e-mail, which an admin-issued token or the OIDC issuer vouches for.
 func mcpAccess(mc config.MCPConfig, identity identityGroups) *bot.AccessMap {
 	return identity.apply(bot.NewAccessMap(nil, nil, mc.Emails, mc.Domains, mc.DefaultGroups))
+}
+
+// warnPlainHTTPIssuer warns, at every start, when the OIDC issuer is reached over plain http:
+// validation allows it only on a loopback address (a local identity provider), where nobody on
+// the network can change the keys that sign the tokens, but a proxy or tunnel in front of that
+// address can, and then anyone could sign tokens for any address.
+func warnPlainHTTPIssuer(o config.OIDCConfig, logger *slog.Logger) {
+	if u, err := url.Parse(o.Issuer); err == nil && u.Scheme == "http" {
+		logger.Warn("mcp.oidc.issuer uses plain http: the keys that sign MCP tokens are fetched unencrypted; use https outside a local test",
+			slog.String("issuer", o.Issuer))
+	}
 }

@@ -12,14 +12,14 @@ import (
 )
 
 // discordOptions turns the configuration's discord section into the adapter's options: it
-// validates dc, applies its defaults and decodes the public key. It returns the validation
-// error naming the field at fault.
+// validates dc, applies its defaults and decodes the public key, and warns (at every start)
+// when roles may be mapped by name. It returns the validation error naming the field at fault.
 func discordOptions(dc config.DiscordConfig, handler discord.Handler, logger *slog.Logger) (discord.Options, error) {
+	if dc.AllowRoleNames && logger != nil {
+		logger.Warn("discord.allow_role_names is on: roles are mapped by name too, and anyone with Manage Roles can create a role with a mapped name; map role ids instead",
+			slog.Int("role_groups", len(dc.RoleGroups)))
+	}
 	if err := dc.Validate(); err != nil {
-		if dc.AllowRoleNames {
-			logger.Warn("discord.allow_role_names is on: roles are mapped by name too, and anyone with Manage Roles can create a role with a mapped name; map role ids instead",
-				slog.Int("role_groups", len(dc.RoleGroups)))
-		}
 		return discord.Options{}, err
 	}
 	dc = dc.WithDefaults()

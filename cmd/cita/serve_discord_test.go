@@ -48,3 +48,20 @@ func TestDiscordOptionsFromConfig(t *testing.T) {
 		t.Errorf("bad mode: error %v, want one naming discord.mode", err)
 	}
 }
+
+// TestAllowRoleNamesWarnsAtEveryStart is item 5 of issue 29: docs/discord.md promises a warning
+// at every start with allow_role_names on; it was logged only when the configuration failed
+// to validate.
+func TestAllowRoleNamesWarnsAtEveryStart(t *testing.T) {
+	t.Parallel()
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	dc := config.DiscordConfig{Token: "t", ApplicationID: "123", Mode: config.DiscordModeGateway, GuildIDs: []string{"5"},
+		RoleGroups: map[string][]string{"HR": {"hr"}}, AllowRoleNames: true}
+	if _, err := discordOptions(dc, nil, logger); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "allow_role_names") {
+		t.Fatalf("no warning at start with allow_role_names on; logged %q", logs.String())
+	}
+}
