@@ -17,6 +17,12 @@ import (
 
 // Config is the whole configuration. The zero value plus Defaults runs offline: the private
 // PostgreSQL cluster, the built-in embedder and the extractive answerer.
+//
+// Each section is read only by cmd/cita, which hands it to the layer that owns it (the table in
+// docs/configuration.md): what changes what an answer says (Embedder, Chat, Rerank, Answers)
+// goes to the pipeline in cmd/cita/pipeline.go and into the answer cache's variant
+// (cacheVariant); what only changes how a reply is shown (Slack.Disclaimer, ...) goes to the chat
+// adapters' options; who may read what (Access, Slack, Discord, MCP, Identity) to the access maps.
 type Config struct {
 	// DatabaseURL selects an existing PostgreSQL server (env DATABASE_URL). Empty: cita starts a
 	// private cluster in DataDir.
@@ -26,6 +32,8 @@ type Config struct {
 	// Database adds read replicas for searches; see database.go.
 	Database DatabaseConfig `yaml:"database"`
 
+	// Embedder, Chat, Rerank and Answers change what an answer says: the pipeline's
+	// (cmd/cita/pipeline.go), each part of the answer cache's variant.
 	Embedder EmbedderConfig `yaml:"embedder"`
 	Chat     ChatConfig     `yaml:"chat"`
 	Rerank   RerankConfig   `yaml:"rerank"`

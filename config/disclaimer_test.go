@@ -14,7 +14,7 @@ func TestDisclaimers(t *testing.T) {
 	long := strings.Repeat("é", MaxDisclaimerChars+1)
 	for _, tc := range []struct {
 		name, yaml, want string
-		err           []string
+		err              []string
 	}{
 		{name: "slack", yaml: strings.Replace(slack, "%s", `"Generated from our handbook: check the source."`, 1), want: "Generated from our handbook: check the source."},
 		{name: "discord", yaml: strings.Replace(discord, "%s", `"Generado a partir del manual."`, 1), want: "Generado a partir del manual."},

@@ -67,10 +67,10 @@ func TestHybridArmsDoNotWaitForTheTranslator(t *testing.T) {
 				s.Sub(start), translated.Sub(start))
 		}
 	}
-	// Sequential would be translate + arms = 350 ms; beside each other about 200 ms.
-	if limit := translate + arms/2; took >= limit {
-		t.Errorf("search took %s, want about max(arms %s, translation %s) = %s, under %s", took, arms, translate, translate, limit)
-	}
+	// Sequential would be translate + arms = 350 ms; beside each other about 200 ms. Logged, not
+	// asserted: the starts above prove the arms did not wait, and a loaded machine stretches any
+	// wall-clock bound (speed is measured by cita bench --translation compare).
+	t.Logf("search took %s; arms %s and translation %s beside each other", took, arms, translate)
 	if len(res.Hits) == 0 || res.Hits[0].ChunkID != 1 || res.Trace.Translated != translation {
 		t.Errorf("hits %+v, translated %q: want the arms' chunk and the translation searched", res.Hits, res.Trace.Translated)
 	}

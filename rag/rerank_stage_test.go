@@ -68,14 +68,20 @@ func TestPipelineRerank(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := &fixedSearcher{hits: rerankHits()}
+			// 100 ms only where the test is about the timeout (the fake waits 2 s there): a loaded
+			// machine can take longer than that to answer over loopback.
+			timeout := time.Minute
+			if tc.name == "timeout keeps the fused order" {
+				timeout = 100 * time.Millisecond
+			}
 			p := rag.NewPipeline(s, rag.Extractive{}, nil, rag.PipelineOptions{Reranker: client, RerankTopN: 30,
-				RerankTimeout: 100 * time.Millisecond, MinEvidence: -1, Logger: slog.New(slog.DiscardHandler)})
+				RerankTimeout: timeout, MinEvidence: -1, Logger: slog.New(slog.DiscardHandler)})
 			start := time.Now()
 			ans, err := p.Answer(context.Background(), rag.Question{Text: rerankQuery, Scope: rag.MustScope("hr")}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if took := time.Since(start); took > time.Second {
+			if took := time.Since(start); took >= 2*time.Second {
 				t.Errorf("answer took %s: the rerank timeout did not bound the call", took)
 			}
 			if got := chunkOrder(ans.Search.Hits); !slices.Equal(got, tc.want) {

@@ -2,8 +2,10 @@ package testdb
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,8 +108,12 @@ func (r *Replicated) WaitReplayed(t testing.TB) {
 	if err != nil {
 		t.Fatalf("testdb: write a replay marker on the primary: %v", err)
 	}
-	r.waitFor(t, "the standby to replay the marker "+token, r.standby.ConnString(),
-		"SELECT EXISTS (SELECT 1 FROM public.testdb_replay_markers WHERE token = '"+token+"')")
+	if err := r.poll(replayWait, r.standby.ConnString(),
+		"SELECT EXISTS (SELECT 1 FROM public.testdb_replay_markers WHERE token = '"+token+"')"); err != nil {
+		t.Fatalf("testdb: the standby to replay the marker %s: %v\n%s", token, err, r.replayState())
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), time.Minute) // the wait may have outlived the first
+	defer cancel()
 	if err := execOnce(ctx, r.primaryBase, "DELETE FROM public.testdb_replay_markers WHERE token = '"+token+"'"); err != nil {
 		t.Fatalf("testdb: remove the replay marker: %v", err)
 	}
@@ -123,28 +129,74 @@ func (r *Replicated) onStandby(t testing.TB, statement string) {
 	}
 }
 
+// replayWait bounds how long WaitReplayed waits. The standby replays all of the shared
+// cluster's WAL, including what every other test process (another suite, too) writes, such as
+// HNSW index builds; on a loaded 2-core machine that takes longer than a minute now and then.
+const replayWait = 5 * time.Minute
+
 // waitFor polls query, a boolean, on connString until it is true, for up to a minute.
 func (r *Replicated) waitFor(t testing.TB, what, connString, query string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	if err := r.poll(time.Minute, connString, query); err != nil {
+		t.Fatalf("testdb: %s: %v", what, err)
+	}
+}
+
+// poll runs query, a boolean, on connString until it is true; it returns an error when the
+// query fails or limit passes first.
+func (r *Replicated) poll(limit time.Duration, connString, query string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, connString)
 	if err != nil {
-		t.Fatalf("testdb: connect to wait for %s: %v", what, err)
+		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	for {
 		var done bool
 		if err := conn.QueryRow(ctx, query).Scan(&done); err != nil {
-			t.Fatalf("testdb: wait for %s: %v", what, err)
+			if ctx.Err() != nil {
+				return fmt.Errorf("did not happen within %s", limit)
+			}
+			return err
 		}
 		if done {
-			return
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("testdb: %s did not happen within a minute", what)
+			return fmt.Errorf("did not happen within %s", limit)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// replayState describes how far the standby got, for a failure message: the primary's WAL
+// position, the standby's received and replayed positions, and the end of its server log.
+func (r *Replicated) replayState() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var primary, received, replayed, paused string
+	if conn, err := pgx.Connect(ctx, r.primaryBase); err == nil {
+		_ = conn.QueryRow(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&primary)
+		conn.Close(ctx)
+	}
+	if conn, err := pgx.Connect(ctx, r.standby.ConnString()); err == nil {
+		_ = conn.QueryRow(ctx, `SELECT coalesce(pg_last_wal_receive_lsn()::text, 'none'), coalesce(pg_last_wal_replay_lsn()::text, 'none'),
+			pg_get_wal_replay_pause_state()`).Scan(&received, &replayed, &paused)
+		conn.Close(ctx)
+	}
+	logFile := filepath.Join(r.standby.DataDir(), "log", "server.log")
+	return fmt.Sprintf("primary at %s; standby received %s, replayed %s, replay %s; end of %s:\n%s",
+		primary, received, replayed, paused, logFile, tailLines(logFile, 20))
+}
+
+// tailLines returns the last n lines of path, or why it cannot.
+func tailLines(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -155,7 +155,13 @@ func TestChatErrors(t *testing.T) {
 				srv.FailNext(5, tc.status, "")
 			}
 			srv.Delay(tc.delay)
-			c, _ := newTestChat(t, srv, func(c *Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = 1 })
+			// A 50 ms timeout only where the test is about timing out: a loaded machine can take
+			// longer than that to answer a 401 over loopback, which then looked like a timeout.
+			timeout := time.Minute
+			if tc.delay > 0 {
+				timeout = 50 * time.Millisecond
+			}
+			c, _ := newTestChat(t, srv, func(c *Config) { c.Timeout = timeout; c.MaxRetries = 1 })
 			var onDelta func(string)
 			if tc.stream {
 				onDelta = func(string) {}
@@ -227,14 +233,16 @@ func TestChatStreamIdleTimeout(t *testing.T) {
 		interval time.Duration
 		wantErr  string
 	}{
-		{name: "steady stream longer than Timeout", interval: 20 * time.Millisecond},
-		{name: "stalled stream", interval: 400 * time.Millisecond, wantErr: "stalled: no data for 150ms"},
+		// Gaps well apart from Timeout on both sides: a loaded machine delays chunks by a few
+		// hundred milliseconds now and then.
+		{name: "steady stream longer than Timeout", interval: 150 * time.Millisecond},
+		{name: "stalled stream", interval: 3 * time.Second, wantErr: "stalled: no data for 1s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakeopenai.New(t, fakeopenai.WithChatFunc(fixedReply(answer)), fakeopenai.WithStreamInterval(tc.interval))
-			c, _ := newTestChat(t, srv, func(c *Config) { c.Timeout = 150 * time.Millisecond })
+			c, _ := newTestChat(t, srv, func(c *Config) { c.Timeout = time.Second })
 			start := time.Now()
 			var n int
 			got, err := c.Chat(context.Background(), question, func(string) { n++ })
@@ -242,7 +250,7 @@ func TestChatStreamIdleTimeout(t *testing.T) {
 				if err != nil || got.Text != answer {
 					t.Fatalf("Chat = %v, %v", got, err)
 				}
-				if elapsed := time.Since(start); elapsed < 150*time.Millisecond {
+				if elapsed := time.Since(start); elapsed < time.Second {
 					t.Errorf("stream took %s, not longer than Timeout: the test proves nothing", elapsed)
 				}
 				return
