@@ -367,6 +367,7 @@ func (r *run) loop(ctx context.Context) error {
 				}
 				r.report.Changes++
 			}
+			r.settleEvents(ctx) // before the sweep, which must not stand in for the events
 			ran, err := r.sweep(ctx, round)
 			if err != nil {
 				return err
@@ -403,16 +404,7 @@ const (
 // who may not read it after the wait is a leak.
 func (r *run) settle(ctx context.Context) {
 	defer func(began time.Time) { r.report.InSettles += time.Since(began) }(time.Now())
-	// First what events owe: withdrawals cita must make on the event itself, without a sweep
-	// (eventWithdrawWithin); those still owed after it are leaks.
-	for {
-		late, _, wait := overdue(r.oracle.pending(), time.Now())
-		r.oracle.fail(late)
-		if wait == 0 || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(min(wait, 20*time.Millisecond))
-	}
+	r.settleEvents(ctx)
 	deadline := time.Now().Add(min(r.cfg.Timeout/4, settleWait))
 	resweep, swept := time.Now().Add(resweepAfter), 0
 	for {
@@ -434,6 +426,20 @@ func (r *run) settle(ctx context.Context) {
 			resweep = time.Now().Add(resweepAfter)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// settleEvents waits for what events owe: withdrawals cita must make on an event it was sent
+// (a join, a team_join), without a sweep, within eventWithdrawWithin; those still owed after it
+// are leaks. It runs before any sweep: a sweep must not stand in for the event's handling.
+func (r *run) settleEvents(ctx context.Context) {
+	for {
+		late, _, wait := overdue(r.oracle.pending(), time.Now())
+		r.oracle.fail(late)
+		if wait == 0 || ctx.Err() != nil {
+			return
+		}
+		time.Sleep(min(wait, 20*time.Millisecond))
 	}
 }
 
