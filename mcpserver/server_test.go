@@ -317,3 +317,19 @@ func TestAskIsRateLimitedAndQueued(t *testing.T) {
 		t.Fatal("search was rate limited")
 	}
 }
+
+// An uncertain reply says so through the tool: hedged, with the closest passage cited.
+func TestAskSaysWhenItIsUnsure(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOptions{})
+	cs := mustConnect(t, b.url, b.token(t, erik, nil, time.Time{}))
+	res, all := call(t, cs, "ask", map[string]any{"question": "Do production deploys freeze for the aquarium?"})
+	if res.IsError {
+		t.Fatalf("ask failed: %s", all)
+	}
+	var out mcpserver.AskOutput
+	decode(t, res, &out)
+	if out.Abstained || !out.Hedged || out.HedgeReason == "" || len(out.Sources) == 0 || !strings.HasPrefix(out.Answer, "I'm not sure") {
+		t.Fatalf("answer = %+v, want the closest passage, hedged", out)
+	}
+}

@@ -93,6 +93,8 @@ type AskOutput struct {
 	Answer        string        `json:"answer"`
 	Abstained     bool          `json:"abstained"`
 	AbstainReason string        `json:"abstain_reason,omitempty"`
+	Hedged        bool          `json:"hedged" jsonschema:"the sources are the closest found and may not answer the question; the answer says so"`
+	HedgeReason   string        `json:"hedge_reason,omitempty"`
 	Sources       []CitedSource `json:"sources"`
 	Steps         int           `json:"steps,omitempty" jsonschema:"searches and reads made in agent mode"`
 }
@@ -107,7 +109,8 @@ func (s *Server) addTools() {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, audited(s, "get_document", s.getDocument))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "ask", Title: "Ask a question",
 		Description: "Answer a question from the documents you may read, citing every claim as [n] with numbered sources, " +
-			"or say that the documents do not answer it.",
+			"or say that the documents do not answer it. When the evidence is uncertain, hedged is true and the answer " +
+			"gives the closest passages, saying they may not answer the question.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, audited(s, "ask", s.ask))
 }
 
@@ -198,9 +201,12 @@ func (s *Server) ask(ctx context.Context, c *Caller, in AskInput) (*mcp.CallTool
 	if err != nil {
 		return nil, AskOutput{}, 0, fmt.Errorf("answer: %w", err)
 	}
-	out := AskOutput{Answer: ans.Text, Abstained: ans.Abstained, Sources: []CitedSource{}, Steps: len(ans.Steps)}
+	out := AskOutput{Answer: ans.Text, Abstained: ans.Abstained, Hedged: ans.Hedged, Sources: []CitedSource{}, Steps: len(ans.Steps)}
 	if ans.Abstained {
 		out.AbstainReason = ans.AbstainReason
+	}
+	if ans.Hedged {
+		out.HedgeReason = ans.HedgeReason
 	}
 	var b strings.Builder
 	b.WriteString(ans.Text)

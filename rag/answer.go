@@ -45,8 +45,15 @@ type Answer struct {
 	// cited, under a line saying they may not answer the question. A hedged reply is neither an
 	// answer nor an abstention: it is never cached as an answer, is shown visibly differently on
 	// every surface, and is counted on its own.
-	Hedged   bool
-	Evidence float64
+	Hedged bool
+	// HedgeReason says why a reply is hedged (HedgeUncertain, HedgeUnknownName,
+	// HedgeUnknownWord); "" otherwise.
+	HedgeReason string
+	// ConfidentThreshold is the score at and above which the offline answerer answers rather
+	// than hedges (PipelineOptions.ConfidentEvidence); 0 when no band applied (a model judged,
+	// or no guard ran).
+	ConfidentThreshold float64
+	Evidence           float64
 	// Answerability is what the direct-answer passage says of the question, beside Evidence.
 	Answerability Answerability
 	// Threshold is the relevance guard's threshold applied to Evidence: the offline one
@@ -59,7 +66,10 @@ type Answer struct {
 	Consulted []Hit
 	Usage     Usage
 	Timings   map[string]time.Duration
-	Cached    bool
+	// SearchedAt is when the search behind the answer started (zero when none ran): a cache
+	// keeps a tentative reply only while no readable document changed since.
+	SearchedAt time.Time
+	Cached     bool
 	// ModelTimedOut says the chat model gave no usable answer (see ModelFallback), so the text
 	// was composed offline from the same sources (and labelled so); such an answer is never
 	// cached.
@@ -85,6 +95,9 @@ type Answer struct {
 	MissingShare float64
 	// UnknownNames are the names the question is about that no source mentions ("Tokyo").
 	UnknownNames []string
+	// UnknownWords are the question's words that no document the scope may read uses, in any
+	// form or rendering (SearchTrace.Unknown, less the question's chatty words).
+	UnknownWords []string
 
 	onConsulted func(ctx context.Context, hits []Hit) error // Question.Consulted
 }
@@ -133,8 +146,14 @@ type ComposeRequest struct {
 	// none) and TranslationLang its language: quotes in that language are matched with it.
 	Translation     string
 	TranslationLang string
+	// Bridges are the other ways the question's words may be written (glossary synonyms,
+	// dictionary senses): a passage holding one holds the word, at the bridge's weight.
+	Bridges []Bridge
+	// Unknown are the question's words no readable document uses (SearchTrace.Unknown).
+	Unknown []string
 
-	reading *reading // set by withReading
+	reading  *reading // set by withReading
+	keyFirst bool     // lead with a unit holding the question's key word (a hedged reply's)
 }
 
 // Composition is a composer's output; Text cites sources as [n].

@@ -16,9 +16,11 @@ import (
 // still has the version it cited (Source.DocVersion), and only within their TTL.
 type AnswerCache interface {
 	// Lookup returns the cached answer for key, or nil and no error on a miss. The answer holds
-	// the original Text, Sources, Lang, Abstained, AbstainReason, Evidence and Usage (the tokens
-	// the original answer spent; Cached tells that no model ran this time). It returns an error
-	// only when the cache could not be read.
+	// the original Text, Sources, Lang, Abstained, AbstainReason, Hedged, Evidence and Usage
+	// (the tokens the original answer spent; Cached tells that no model ran this time). An
+	// abstention or a hedged reply is a miss once any document key.Groups() may read was added,
+	// changed or became readable again after its search started (Answer.SearchedAt): the
+	// document may answer now. It returns an error only when the cache could not be read.
 	Lookup(ctx context.Context, key CacheKey) (*Answer, error)
 	// Store records ans under key, replacing any earlier entry. It returns an error when the
 	// entry could not be written.
@@ -33,6 +35,9 @@ type CacheKey struct {
 	Scope string // Scope.Key(): the sorted access groups
 	Lang  string // Answer.Lang
 }
+
+// Groups returns the groups of the key's scope (ScopeKeyGroups of Scope).
+func (k CacheKey) Groups() ([]string, error) { return ScopeKeyGroups(k.Scope) }
 
 // NewCacheKey returns the key of the answer to standalone asked under scope, written in lang.
 func NewCacheKey(standalone string, scope Scope, lang string) CacheKey {

@@ -118,26 +118,77 @@ type ProbeResult struct {
 	Probe
 	Evidence float64
 	Found    bool // an answerable probe's first cited source is its passage's document
+	// Support is what the answerer's reading said of the probe (unknown names and words, the
+	// key word), for the confident threshold.
+	Support SupportReport
 }
 
-// CalibrationRow is the guard's outcome on the probes at one threshold.
+// NewProbeResult records how ans answered pr, with the guard off.
+func NewProbeResult(pr Probe, ans *Answer) ProbeResult {
+	r := ProbeResult{Probe: pr, Evidence: ans.Evidence, Support: SupportReport{Score: ans.Evidence, UnknownNames: ans.UnknownNames,
+		UnknownWords: ans.UnknownWords, Answerability: ans.Answerability}}
+	if ans.Abstained {
+		r.Evidence, r.Support.Score = 0, 0
+	}
+	if !pr.NearMiss {
+		r.Found = len(ans.Sources) > 0 && ans.Sources[0].DocumentID == pr.DocumentID
+	}
+	return r
+}
+
+// CalibrationRow is the guard's outcome on the probes at one threshold, as the guard's
+// threshold (answers.min_evidence) and as the confident one (answers.confident_evidence).
 type CalibrationRow struct {
 	Threshold     float64 `json:"threshold"`
 	FalseRefusals float64 `json:"false_refusals"` // share of answerable probes (found by retrieval) refused
 	Declined      float64 `json:"near_misses_declined"`
+	// AnswerableConfident and NearMissesConfident: the shares answered as answers (not hedged)
+	// were this the confident threshold.
+	AnswerableConfident float64 `json:"answerable_confident"`
+	NearMissesConfident float64 `json:"near_misses_confident"`
+}
+
+// DefaultConfidentBudget is the share of near-miss probes `cita calibrate` lets the confident
+// threshold answer as if the documents answered them.
+const DefaultConfidentBudget = 0.25
+
+// SuggestConfident returns the lowest threshold of rows, at or above minEvidence, whose near
+// misses answered confidently stay within budget (0 when none does).
+func SuggestConfident(rows []CalibrationRow, minEvidence, budget float64) float64 {
+	for _, r := range rows {
+		if r.Threshold >= minEvidence && r.NearMissesConfident <= budget {
+			return r.Threshold
+		}
+	}
+	return 0
 }
 
 // Calibrate sweeps thresholds from 0.02 to 0.80 over results and suggests the highest whose
 // false refusals stay within budget (0 when none does).
 func Calibrate(results []ProbeResult, budget float64) (rows []CalibrationRow, suggested float64) {
 	var answerable, near []float64
+	var answerableRep, nearRep []SupportReport
 	for _, r := range results {
 		switch {
 		case r.NearMiss:
 			near = append(near, r.Evidence)
+			nearRep = append(nearRep, r.Support)
 		case r.Found:
 			answerable = append(answerable, r.Evidence)
+			answerableRep = append(answerableRep, r.Support)
 		}
+	}
+	confident := func(reps []SupportReport, t float64) float64 {
+		if len(reps) == 0 {
+			return 0
+		}
+		n := 0
+		for _, rep := range reps {
+			if rep.Score > 0 && replyBand(rep, t) == "" {
+				n++
+			}
+		}
+		return float64(n) / float64(len(reps))
 	}
 	share := func(xs []float64, t float64) float64 {
 		if len(xs) == 0 {
@@ -153,7 +204,8 @@ func Calibrate(results []ProbeResult, budget float64) (rows []CalibrationRow, su
 	}
 	for i := 2; i <= 80; i++ {
 		t := float64(i) / 100
-		row := CalibrationRow{Threshold: t, FalseRefusals: share(answerable, t), Declined: share(near, t)}
+		row := CalibrationRow{Threshold: t, FalseRefusals: share(answerable, t), Declined: share(near, t),
+			AnswerableConfident: confident(answerableRep, t), NearMissesConfident: confident(nearRep, t)}
 		rows = append(rows, row)
 		if row.FalseRefusals <= budget && len(answerable) > 0 {
 			suggested = t

@@ -135,7 +135,7 @@ func DetectExpect(question string) Expect {
 			if e.Unit == "" && durationCue(q) {
 				e.Unit = "time"
 			}
-			if costCue(q) {
+			if costCue(q) && e.Unit != "percent" {
 				e.Unit = "money" // "cuánto cuesta al año" asks for an amount, per year
 			}
 		}
@@ -166,6 +166,7 @@ func durationCue(q string) bool {
 // costCue reports whether a quantity question asks for an amount of money.
 func costCue(q string) bool {
 	for _, p := range []string{"cost", "price", "precio", "cuesta", "cuestan", "pay ", "paid", "pagan", "paga ", "salary", "salario",
+		"buy ", "to buy", "comprar", "compro", // "can I buy it? for how much" asks for a price
 		"budget", "presupuesto", "spend", "gastar", "reimburse", "reembols", "fee", "tarifa", "allowance",
 		// a limit per night is a room rate
 		"per night", "a night", "nightly", "por noche", "la noche"} {
@@ -277,7 +278,7 @@ func wordEnds(s string, i int) bool {
 
 var (
 	digitRe      = regexp.MustCompile(`\d`)
-	numberWordRe = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|twice|half|double|single|uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta|cuarenta|cincuenta|cien|mil|mitad|doble|unlimited|ilimitad[oa]s?)\b|no (set )?limit|sin l[ií]mite`)
+	numberWordRe = regexp.MustCompile(`(?i)\b(` + numberWordAlts + `|thousand|twice|double|single|mil|mitad|doble|unlimited|ilimitad[oa]s?)\b|no (set )?limit|sin l[ií]mite`)
 	monthRe      = regexp.MustCompile(`(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|weekly|monthly|annually|quarterly|yearly|daily|every|each|cada|mensual|anual|semanal|trimestral|diario)\b`)
 	emailRe      = regexp.MustCompile(`[\w.+-]+@[\w-]+(\.[\w-]+)+`)
 	channelRe    = regexp.MustCompile(`(^|\s)#[\w-]{2,}`)
@@ -292,7 +293,13 @@ var (
 
 // Quantities as documents write them: a number (digits, or a word) next to what it counts.
 const (
-	numberPat   = `(?:\d[\d.,]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a|an|half|twice|un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta|cuarenta|sesenta|noventa|cien|medio|media)\b)`
+	// numberWordAlts are the number words documents write quantities with, English and Spanish,
+	// compounds included ("twenty-four", "veinticuatro", "diecinueve", "doscientos").
+	numberWordAlts = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|` +
+		`eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|` +
+		`hundred|half|uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|dieci[a-zñéó]+|` +
+		`veinte|veinti[a-zñéúó]+|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento|(?:dos|tres|cuatro|quinientos|seis|sete|ocho|nove)cient[oa]s|quinient[oa]s`
+	numberPat   = `(?:\d[\d.,]*|\b(?:` + numberWordAlts + `|a|an|twice|un|medio|media)\b)`
 	qualifier   = `(?:(?:business|working|work|calendar|consecutive|natural|full|paid|extra|additional|h[aá]biles|laborables|naturales|calendario|adicionales|pagad[oa]s)\s+)?`
 	timeUnitPat = `(?:days?|weeks?|months?|years?|hours?|hrs?|h|minutes?|mins?|d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?|horas?|minutos?)`
 )
@@ -314,7 +321,7 @@ var quantityRe = map[string]*regexp.Regexp{
 	"hour":    nextTo(`hours?|hrs?|h|horas?`),
 	"minute":  nextTo(`minutes?|mins?|minutos?`),
 	"age":     regexp.MustCompile(`(?i)(\b(age|aged|edad)\b\D{0,25}\d+|\d+\s*(years?\s+old|a[ñn]os)|\b(under|menores de|hasta los)\s+\d+)`),
-	"percent": regexp.MustCompile(`(?i)\d[\d.,]*\s*(%|percent\b|por ciento\b)`),
+	"percent": regexp.MustCompile(`(?i)(\d[\d.,]*|\b(?:` + numberWordAlts + `)(?:\s+y\s+(?:uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?)\s*(%|percent\b|per cent\b|por ciento\b)`),
 	"money":   regexp.MustCompile(`(?i)([$€£¥]\s*\d|\d[\d.,]*\s*([$€£¥]|\b(usd|eur|cop|gbp|dollars?|euros?|pesos?)\b)|\b(usd|eur|cop|gbp)\s*\d)`),
 }
 

@@ -93,3 +93,23 @@ func TestSupportReportsMissingWords(t *testing.T) {
 		t.Errorf("missing %q, want [month payday]", rep.Missing)
 	}
 }
+
+// Quantities written as words, compounds included, hold the quantity and its unit.
+func TestNumberWordsAreQuantities(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		question, text string
+	}{
+		{"¿cuántos días de vacaciones tenemos?", "Las personas trabajadoras disfrutarán de veinticuatro días laborables de vacaciones."},
+		{"¿cuántas semanas dura el permiso?", "La suspensión tendrá una duración de diecinueve semanas."},
+		{"how many days of leave?", "Staff get twenty-four working days of leave."},
+		{"what percentage is paid?", "The company pays eighty per cent of the salary."},
+		{"¿qué porcentaje se paga?", "Se abona el setenta y cinco por ciento del salario."},
+	} {
+		e := DetectExpect(c.question)
+		kind, unit := e.satisfies(c.text, nil)
+		if !kind || (e.Unit != "" && !unit) {
+			t.Errorf("%q (%+v) over %q: kind %v unit %v, want both", c.question, e, c.text, kind, unit)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package rag
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -115,4 +116,32 @@ func scopeKey(groups []string) string {
 		fmt.Fprintf(&b, "%d:%s", len(g), g)
 	}
 	return b.String()
+}
+
+// ScopeKeyGroups returns the groups of a Scope.Key ("3:eng;8:everyone" is eng and everyone).
+// It returns an error for text that is not such a key.
+func ScopeKeyGroups(key string) ([]string, error) {
+	var out []string
+	for rest := key; rest != ""; {
+		n, after, ok := strings.Cut(rest, ":")
+		size, err := strconv.Atoi(n)
+		if !ok || err != nil || size < 0 || size > len(after) {
+			return nil, fmt.Errorf("scope key %q: bad length prefix", key)
+		}
+		out = append(out, after[:size])
+		rest = after[size:]
+		if rest != "" {
+			if rest[0] != ';' {
+				return nil, fmt.Errorf("scope key %q: want ; between groups", key)
+			}
+			rest = rest[1:]
+			if rest == "" {
+				return nil, fmt.Errorf("scope key %q: ends with ;", key)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("scope key %q: no group", key)
+	}
+	return out, nil
 }

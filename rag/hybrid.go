@@ -25,6 +25,9 @@ type FTSQuery struct {
 	Text      string
 	Alt       string
 	AltWeight float64
+	// Bridges are other ways the question's words may be written (Bridge), searched beside
+	// them at their weights; the renderings of one word or phrase count once, their best.
+	Bridges []Bridge
 	// Part selects which of the query's terms are scored; the zero value scores them all.
 	Part FTSPart
 }
@@ -69,6 +72,9 @@ type HybridOptions struct {
 	TranslatedVectorWeight float64
 	// TranslationFailures, when set, is told of every translation that failed (a metric).
 	TranslationFailures TranslationObserver
+	// Lexicon finds glossary terms in each query; their bridges (other ways of writing them,
+	// in either language) are searched beside the query's words. nil means none.
+	Lexicon *Lexicon
 }
 
 // DefaultHybridOptions are the weights calibrated on the eval sets (see docs/answer-quality.md, "Retrieval
@@ -82,6 +88,7 @@ func DefaultHybridOptions() HybridOptions {
 		ScoreAware:             true,
 		TranslatedWeight:       0.7,
 		TranslatedVectorWeight: 0.7,
+		Lexicon:                BuiltinLexicon(),
 	}
 }
 
@@ -131,6 +138,8 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			crossLingual = true
 		}
 	}
+	qlang, _ := QueryLang(req.Query)
+	trace.Bridges = h.opts.Lexicon.Bridges(req.Query, qlang)
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	queryVec := make(chan []float32, 1)           // the query's vector, for the translation's blend
@@ -154,9 +163,11 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	if useArm(ArmFTS) {
 		g.Go(func() error {
 			start := time.Now()
-			q := FTSQuery{Text: req.Query}
+			// Alone, the arm searches every bridge; beside the translated part, the bridges in
+			// the query's own language (the translated part searches the others).
+			q := FTSQuery{Text: req.Query, Bridges: trace.Bridges}
 			if crossLingual {
-				q.Part = FTSAsked
+				q.Part, q.Bridges = FTSAsked, BridgesIn(trace.Bridges, qlang)
 			}
 			var err error
 			ftsHits, trace.Terms, err = h.store.SearchFTS(gctx, q, req.Scope, k)
@@ -167,7 +178,7 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	if crossLingual {
 		g.Go(func() error {
 			var err error
-			extra, err = h.searchTranslated(gctx, req, k, useArm, queryVec)
+			extra, err = h.searchTranslated(gctx, req, trace.Bridges, k, useArm, queryVec)
 			return err
 		})
 	}
@@ -175,6 +186,8 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		return nil, err
 	}
 	extra.apply(&trace, &ftsHits, &vecHits, k)
+	trace.Unknown, trace.Terms = unknownWords(trace.Terms, crossLingual, extra)
+	trace.Unknown = h.namingUnknown(ctx, trace.Unknown, qlang)
 	trace.Timings["embed"], trace.Timings["vector"], trace.Timings["fts"] = embedTook, vecTook, ftsTook
 	trace.Arms[ArmVector], trace.Arms[ArmFTS] = vecHits, ftsHits
 	for a, w := range h.opts.Weights {

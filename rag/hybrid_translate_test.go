@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -91,6 +92,7 @@ func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	store, emb := &fakeArmStore{}, &recordingEmbedder{axes: map[string]int{query: 0, translation: 1}}
 	opts := DefaultHybridOptions()
 	opts.Translator = tr
+	opts.Lexicon = nil // the glossary's bridges are tested apart (bridges_test.go)
 	res, err := NewHybrid(store, emb, opts).Search(context.Background(), SearchRequest{Query: query, Scope: MustScope("everyone")})
 	if err != nil {
 		t.Fatal(err)
@@ -101,11 +103,11 @@ func TestHybridSearchesTheTranslationInBothArms(t *testing.T) {
 	if res.Trace.Translated != translation || res.Trace.TranslatedLang != "en" || res.Trace.TranslationMissing != "" {
 		t.Errorf("trace translated %q (%s), missing %q", res.Trace.Translated, res.Trace.TranslatedLang, res.Trace.TranslationMissing)
 	}
-	if q, n := store.ftsPart(FTSAsked); n != 1 || q != (FTSQuery{Text: query, Part: FTSAsked}) {
+	if q, n := store.ftsPart(FTSAsked); n != 1 || !reflect.DeepEqual(q, FTSQuery{Text: query, Part: FTSAsked}) {
 		t.Errorf("asked words searched %d times as %+v, want once without the translation", n, q)
 	}
 	want := FTSQuery{Text: query, Alt: translation, AltWeight: opts.TranslatedWeight, Part: FTSExtra}
-	if q, n := store.ftsPart(FTSExtra); n != 1 || q != want {
+	if q, n := store.ftsPart(FTSExtra); n != 1 || !reflect.DeepEqual(q, want) {
 		t.Errorf("translation searched %d times as %+v, want once as %+v", n, q, want)
 	}
 	// The asked and the translated parts of the full-text arm both found chunk 1 with 3: summed.

@@ -4,8 +4,10 @@ import "fmt"
 
 // Fixed phrases of the offline answerer and of abstentions, in the languages cita answers in.
 type phrases struct {
-	NotFound    string
-	AskOwner    string // %s = owner
+	NotFound string
+	AskOwner string // %s = owner
+	// Hedged heads a reply that gives the closest passages, which may not answer.
+	Hedged      string
 	Related     string // heads the quotes after the direct answer
 	NewerSource string // %d newer, %d older source
 	QuotedIn    string // %s = the language the quotes are in
@@ -27,6 +29,7 @@ type phrases struct {
 var phrasebook = map[string]phrases{
 	"en": {
 		NotFound:             "I couldn't find this in our documentation.",
+		Hedged:               "I'm not sure this answers your question. The closest I found in our documentation:",
 		AskOwner:             "You could ask %s.",
 		Related:              "Also in our documentation:",
 		NewerSource:          "Note: sources [%d] and [%d] disagree; [%d] is the more recently updated one.",
@@ -42,6 +45,7 @@ var phrasebook = map[string]phrases{
 	},
 	"es": {
 		NotFound:             "No encontré esto en nuestra documentación.",
+		Hedged:               "No estoy seguro de que esto responda a tu pregunta. Lo más parecido que encontré en nuestra documentación:",
 		AskOwner:             "Puedes preguntar a %s.",
 		Related:              "También en nuestra documentación:",
 		NewerSource:          "Nota: las fuentes [%d] y [%d] no coinciden; [%d] es la actualizada más recientemente.",
@@ -71,4 +75,31 @@ func NotFoundText(lang, owner string) string {
 		return p.NotFound
 	}
 	return p.NotFound + " " + fmt.Sprintf(p.AskOwner, owner)
+}
+
+// HedgeText is a hedged reply: the line saying the passages may not answer, the quotes, and
+// who to ask when an owner is known.
+func HedgeText(lang, quotes, owner string) string {
+	p := phrasesFor(lang)
+	text := p.Hedged + "\n\n" + quotes
+	if owner != "" {
+		text += "\n\n" + fmt.Sprintf(p.AskOwner, owner)
+	}
+	return text
+}
+
+// hedgedDeltas returns an onDelta that sends the hedge line before the first piece of text, so
+// a streamed hedged reply never shows its quotes as an answer, not even for a moment.
+func hedgedDeltas(lang string, onDelta func(string)) func(string) {
+	if onDelta == nil {
+		return nil
+	}
+	started := false
+	return func(s string) {
+		if !started {
+			started = true
+			onDelta(phrasesFor(lang).Hedged + "\n\n")
+		}
+		onDelta(s)
+	}
 }

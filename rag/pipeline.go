@@ -73,6 +73,11 @@ type PipelineOptions struct {
 	// the limit. Default DefaultMaxQuestionChars.
 	MaxQuestionChars int
 	MinEvidence      float64 // abstain below this answer-support score (see Support); default DefaultMinEvidence
+	// ConfidentEvidence is where the offline answerer's uncertain band ends: between
+	// MinEvidence and it, and above it when the passages do not say what the question is
+	// about (see replyBand), the reply gives the closest passages as possibly not answering
+	// (Answer.Hedged). Default DefaultConfidentEvidence, never below MinEvidence.
+	ConfidentEvidence float64
 
 	// Cache, when set, answers a repeated standalone query under the same scope from stored
 	// answers and stores fresh ones; nil means no cache.
@@ -113,6 +118,10 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 	if o.MinEvidence == 0 {
 		o.MinEvidence = DefaultMinEvidence
 	}
+	if o.ConfidentEvidence == 0 {
+		o.ConfidentEvidence = DefaultConfidentEvidence
+	}
+	o.ConfidentEvidence = max(o.ConfidentEvidence, o.MinEvidence)
 	if o.MaxQuestionChars <= 0 {
 		o.MaxQuestionChars = DefaultMaxQuestionChars
 	}
@@ -232,6 +241,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		limit = max(limit, p.opts.RerankTopN)
 	}
 	start := time.Now()
+	ans.SearchedAt = start
 	res, err := p.searcher.Search(ctx, SearchRequest{Query: ans.StandaloneQuery, Translation: translation, Scope: scope, Limit: limit})
 	ans.Timings["search"] = time.Since(start)
 	if err != nil {
@@ -252,11 +262,12 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	// A question answered by passages in the other language is judged, and quoted, by its
 	// translation too.
 	req := ComposeRequest{Question: ans.StandaloneQuery, Lang: ans.Lang, Sources: sources,
-		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang}.withReading()
+		Translation: res.Trace.Translated, TranslationLang: res.Trace.TranslatedLang, Bridges: res.Trace.Bridges, Unknown: res.Trace.Unknown}.withReading()
 	ans.Expect = req.reading.expect
 	support := Support(req)
 	ans.Evidence, ans.Missing, ans.MissingShare = support.Score, support.Missing, support.MissingShare
 	ans.UnknownNames, ans.Answerability = support.UnknownNames, support.Answerability
+	ans.UnknownWords = support.UnknownWords
 	// A model reads the passages and judges whether they answer: the lexical guard only skips
 	// the hopeless ones then. Offline, it decides.
 	modelJudges := judges(p.composer) && !ans.ModelTimedOut
@@ -268,6 +279,15 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 	if ans.Evidence < threshold {
 		abstain(ans, "weak_evidence", res.Hits[0].Owner, onDelta)
 		return nil
+	}
+	if !modelJudges {
+		// Offline, the reply's kind is decided from the same reading the composer quotes from.
+		ans.ConfidentThreshold = p.opts.ConfidentEvidence
+		if why := replyBand(support, p.opts.ConfidentEvidence); why != "" {
+			ans.Hedged, ans.HedgeReason = true, why
+			onDelta = hedgedDeltas(ans.Lang, onDelta)
+			req.keyFirst = why == HedgeKeyNotLocal
+		}
 	}
 	start = time.Now()
 	comp, err := p.composeBounded(ctx, req, ans, ans.ModelTimedOut, onDelta)
@@ -283,6 +303,9 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		ans.AbstainReason = fmt.Sprintf("removed citations to unknown sources %v", invalid)
 	}
 	ans.Text, ans.Sources = text, cited
+	if ans.Hedged {
+		ans.Text = HedgeText(ans.Lang, text, res.Hits[0].Owner)
+	}
 	for i, q := range ans.Quotes {
 		for _, s := range cited {
 			if s.ChunkID == q.ChunkID {

@@ -109,3 +109,19 @@ func TestIdentityGroupNames(t *testing.T) {
 		t.Errorf("DomainGroup = %q, %v", d, err)
 	}
 }
+
+func TestScopeKeyGroupsReadsTheKeyBack(t *testing.T) {
+	t.Parallel()
+	for _, groups := range [][]string{{"everyone"}, {"eng", "hr"}, {"domain:example.com", "o'brien@example.com", "3:x"}} {
+		s := rag.MustScope(groups...)
+		got, err := rag.ScopeKeyGroups(s.Key())
+		if err != nil || !slices.Equal(got, s.Groups()) {
+			t.Errorf("ScopeKeyGroups(%q) = %v, %v; want %v", s.Key(), got, err, s.Groups())
+		}
+	}
+	for _, bad := range []string{"", "3:ab", "x:abc", "2:ab;", "2:ab3:abc", "-1:"} {
+		if g, err := rag.ScopeKeyGroups(bad); err == nil {
+			t.Errorf("ScopeKeyGroups(%q) = %v, want an error", bad, g)
+		}
+	}
+}

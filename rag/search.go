@@ -77,6 +77,13 @@ type SearchTrace struct {
 	// in es"): the question's language is certain and nothing it may read is in the other
 	// language. "" otherwise.
 	TranslationSkipped string
+	// Bridges are the other ways the query's words may be written that were searched beside
+	// them: glossary entries and the dictionary's senses (see Bridge).
+	Bridges []Bridge
+	// Unknown are the query's words (folded, see FoldWord) that no document the scope may read
+	// uses, in any form, correction or rendering: what the question is about, when it is one
+	// of them, is not in the documentation ("dentista" where no page mentions a dentist).
+	Unknown []string
 }
 
 // ArmHit is one chunk as ranked by one arm.

@@ -155,6 +155,16 @@ func stemsOf(text, lang string) []string {
 // stemBag is the set of stems of a text.
 type stemBag map[string]bool
 
+// hasAll reports whether the bag holds every stem (false for none).
+func (b stemBag) hasAll(stems []string) bool {
+	for _, st := range stems {
+		if !b[st] {
+			return false
+		}
+	}
+	return len(stems) > 0
+}
+
 func bagOf(text, lang string) stemBag {
 	b := stemBag{}
 	for _, s := range stemsOf(text, lang) {

@@ -2,7 +2,9 @@ package rag
 
 import (
 	"math"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/citahq/cita/rag/lang"
 )
@@ -23,6 +25,9 @@ type SupportReport struct {
 	UnknownNames []string
 	// Answerability is what the best unit says of the question (see Answerability).
 	Answerability Answerability
+	// UnknownWords are the question's content words that no readable document uses at all
+	// (ComposeRequest.Unknown, less chatty and light words and numbers).
+	UnknownWords []string
 }
 
 // Answerability tells "a passage states the answer" from "the passages are about the topic",
@@ -35,6 +40,11 @@ type Answerability struct {
 	KindOK bool `json:"kind_ok"`
 	// Whole: the unit's own text holds every question word the sources know.
 	Whole bool `json:"whole"`
+	// Key is the question's most telling word about its subject (the heaviest after rarity);
+	// KeyLocal: the unit says it where it stands (or a bridge of it); KeyKnown: a source holds it.
+	Key      string `json:"key"`
+	KeyLocal bool   `json:"key_local"`
+	KeyKnown bool   `json:"key_known"`
 }
 
 // unknownNamePenalty scales the support for each name of the question that no source mentions.
@@ -84,7 +94,8 @@ func Support(req ComposeRequest) SupportReport {
 	if len(r.units) > 0 {
 		best := r.units[0]
 		rep.Score = best.score
-		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !r.expect.crisp(), Whole: best.whole}
+		rep.Answerability = Answerability{Local: best.local, KindOK: best.kindOK || !r.expect.crisp(), Whole: best.whole,
+			Key: best.key, KeyLocal: best.keyLocal, KeyKnown: best.keyKnown}
 		for _, u := range r.units {
 			if u.whole && len(variants[0].stems) > 0 {
 				// Every word of the question in one passage: a keyword query answered there.
@@ -106,7 +117,7 @@ func Support(req ComposeRequest) SupportReport {
 		var miss, total float64
 		for _, st := range v.stems {
 			total += v.weight[st]
-			if !found[st] {
+			if v.in(found, st) == 0 {
 				miss += v.weight[st]
 				missing = append(missing, v.words[st])
 			}
@@ -118,6 +129,7 @@ func Support(req ComposeRequest) SupportReport {
 	// A name the question is about ("Tokyo", "Ireland") that no source mentions at all means the
 	// sources talk about something else: a passage on Madrid's parking does not answer about
 	// Tokyo's.
+	rep.UnknownWords = topicWords(req.Unknown)
 	unknown := unknownNames(req.Question, sources)
 	if req.Translation != "" && len(unknown) > 0 {
 		// "Francia" is known when the translation's "France" is.
@@ -142,3 +154,34 @@ func otherLang(l string) string {
 	}
 	return ""
 }
+
+// topicWords keeps the words that may say what a question is about: not chatty or light words
+// (how people ask), not numbers.
+func topicWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		toks := answerTokens(w)
+		if len(toks) != 1 || light[toks[0]] || vague[toks[0]] || measure.MatchString(toks[0]) ||
+			strings.IndexFunc(toks[0], unicode.IsDigit) >= 0 && !isCode(toks[0]) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// measure matches a number with a short unit ("600km", "3am", "25k", "16gb"): a quantity the
+// question gives, not a thing it is about.
+var measure = regexp.MustCompile(`^\d+(?:[.,]\d+)?[a-z]{1,3}$`)
+
+// vague are words people write that an analyser may read as nouns but that name nothing a
+// document would be about: abbreviations of limits, time words, contractions' remains.
+var vague = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`min max till anymore cant wont dont extra stuff thing things way lot bit
+	time times today tomorrow yesterday week weeks month months year years day days hour hours minute minutes
+	pronto manana ayer hoy vez veces cosa cosas rato dia dias semana semanas mes meses ano anos hora horas`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -27,6 +27,11 @@ type scoredUnit struct {
 	// whole: the unit's own text holds every word of the question the sources hold (a keyword
 	// query answered in one sentence).
 	whole bool
+	// key is the question's most telling word about its subject (the heaviest after rarity:
+	// a word no source holds weighs most); keyLocal says the unit holds it where it stands (or
+	// a bridge of it), keyKnown that some source holds it at all.
+	key                string
+	keyLocal, keyKnown bool
 }
 
 // sourceUnits are one source's units with the bags they are matched with.
@@ -170,19 +175,18 @@ func rarityOf(prepared []sourceUnits, v queryVariant) map[string]float64 {
 	df := map[string]int{}
 	seen := stemBag{}
 	for _, su := range prepared {
-		for st := range su.section {
-			seen[st] = true
-		}
-		for st := range su.doc {
-			seen[st] = true
+		for _, st := range v.stems {
+			if v.in(su.section, st) > 0 || v.in(su.doc, st) > 0 {
+				seen[st] = true
+			}
 		}
 		for ui := range su.units {
 			n++
 			for _, st := range v.stems {
-				if su.text[ui][st] {
+				if v.in(su.text[ui], st) > 0 {
 					df[st]++
 				}
-				if su.context[ui][st] || su.prev[ui][st] || su.list[ui][st] {
+				if v.in(su.context[ui], st) > 0 || v.in(su.prev[ui], st) > 0 || v.in(su.list[ui], st) > 0 {
 					seen[st] = true
 				}
 			}
@@ -228,6 +232,10 @@ const (
 	noKindFactor = 0.6
 	// cellBoost: a weighty question word is one of a table row's values (the row is about it).
 	cellBoost = 1.3
+	// headerBoost: the question names a column (its header holds a word of the question) whose
+	// value in the row is the kind of answer asked for: "días al año" picks the row's "Días por
+	// año de servicio: 15 días hábiles", not a sentence elsewhere that mentions days.
+	headerBoost = 1.3
 	// rangeBoost: a number the question names falls in a range the unit gives ("2" in "1-3
 	// years").
 	rangeBoost = 1.2
@@ -265,11 +273,11 @@ const absentWeight = 2.0
 // Weights of where a question word is found: in the unit itself, in the FAQ question or lead
 // sentence it answers, in its section heading, or only in the document's title and parents.
 const (
-	inText    = 1.0
-	inContext = 0.7
-	inSection = 0.6
-	inPrev    = 0.5
-	inDoc     = 0.35
+	inTextWeight = 1.0
+	inContext    = 0.7
+	inSection    = 0.6
+	inPrev       = 0.5
+	inDoc        = 0.35
 )
 
 var rangeRe = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:-|–|to|a|hasta)\s*(\d+(?:[.,]\d+)?)`)
@@ -306,12 +314,16 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 	}
 	prevWeight := inPrev
 	if u.kind == unitSentence && refersBack(u.text) {
-		prevWeight = inText // quoted together with the sentence it points back to
+		prevWeight = inTextWeight // quoted together with the sentence it points back to
 	}
-	var got, total, inUnit, absent, subject, said float64
+	var got, total, inUnit, absent, subject, said, keyWeight float64
 	s.whole = true
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
+		isKey := rarity[st] != absentWeight && !expect.names(v.words[st]) && !light[v.words[st]] && w > keyWeight
+		if isKey {
+			keyWeight, s.key, s.keyKnown, s.keyLocal = w, v.words[st], true, false
+		}
 		total += w
 		known := rarity[st] != absentWeight
 		if !known {
@@ -322,22 +334,36 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 			subject += w
 		}
 		local := true
+		inText := v.in(text, st)
+		if inText == 0 && numberInRange(v.words[st], u.text) {
+			inText = 1
+		}
+		// Found through a bridge, a word counts at the bridge's weight, and says so.
+		where := func(bag stemBag, f float64, note string) {
+			if via := v.via(bag, st); via != "" {
+				note += " (as " + via + ")"
+			}
+			s.matched = append(s.matched, v.words[st]+note)
+		}
 		switch {
-		case text[st] || numberInRange(v.words[st], u.text):
-			got += inText * w
-			inUnit += w
-			s.matched = append(s.matched, v.words[st])
-		case su.context[ui][st]:
-			got += inContext * w
-			s.matched = append(s.matched, v.words[st]+" (context)")
-		case su.section[st]:
-			got += section * w
-			s.matched = append(s.matched, v.words[st]+" (section)")
-		case su.prev[ui][st]:
-			got += prevWeight * w
-			s.matched = append(s.matched, v.words[st]+" (previous sentence)")
-		case su.doc[st]:
-			got += inDoc * w
+		case inText > 0:
+			got += inTextWeight * w * inText
+			inUnit += w * inText
+			where(text, inText, "")
+		case v.in(su.context[ui], st) > 0:
+			f := v.in(su.context[ui], st)
+			got += inContext * w * f
+			where(su.context[ui], f, " (context)")
+		case v.in(su.section, st) > 0:
+			f := v.in(su.section, st)
+			got += section * w * f
+			where(su.section, f, " (section)")
+		case v.in(su.prev[ui], st) > 0:
+			f := v.in(su.prev[ui], st)
+			got += prevWeight * w * f
+			where(su.prev[ui], f, " (previous sentence)")
+		case v.in(su.doc, st) > 0:
+			got += inDoc * w * v.in(su.doc, st)
 			local = false
 		default:
 			local = false
@@ -345,7 +371,10 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 		if isSubject && local {
 			said += w
 		}
-		if !(text[st] || numberInRange(v.words[st], u.text)) {
+		if isKey {
+			s.keyLocal = local
+		}
+		if inText == 0 {
 			s.whole = false
 		}
 	}
@@ -386,13 +415,16 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 		for _, c := range u.cells {
 			cb := bagOf(c, v.lang)
 			for _, st := range v.stems {
-				if cb[st] && v.weight[st] >= 2 && !isStopCell(c) {
+				if v.in(cb, st) > 0 && v.weight[st] >= 2 && !isStopCell(c) {
 					s.cell = true
 				}
 			}
 		}
 		if s.cell {
 			score *= cellBoost
+		}
+		if headerAnswers(expect, v, u) {
+			score *= headerBoost
 		}
 	}
 	if len(v.nums) > 0 && inRange(u.text, v.nums) {
@@ -429,6 +461,37 @@ func inRange(text string, nums []float64) bool {
 			if n >= lo && n <= hi {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// headerAnswers reports whether a row's column named by the question (a question word in its
+// header) holds, in this row, the kind of answer the question asks for. A question that asks
+// for no particular kind names a column by two of its words.
+func headerAnswers(expect Expect, v queryVariant, u answerUnit) bool {
+	for j, h := range u.headers {
+		if h == "" || j >= len(u.cells) {
+			continue
+		}
+		hb := bagOf(h, v.lang)
+		named := 0
+		for _, st := range v.stems {
+			if v.in(hb, st) > 0 {
+				named++
+			}
+		}
+		if named == 0 {
+			continue
+		}
+		if !expect.crisp() && expect.Kind != ExpectWho && expect.Kind != ExpectTool && expect.Kind != ExpectPlace {
+			if named >= 2 {
+				return true
+			}
+			continue
+		}
+		if kind, _ := expect.satisfies(u.cells[j], nil); kind {
+			return true
 		}
 	}
 	return false

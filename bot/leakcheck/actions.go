@@ -16,6 +16,10 @@ const (
 	pathSlackDM       = "slack direct message"
 	pathSlackSlash    = "slack /cita"
 	pathSlackExplain  = "slack how I answered"
+	// pathSlackStaleExplain clicks "How I answered" on an answer already withdrawn, whose
+	// message shows the notice without the button: a click from a client that has not
+	// redrawn the message yet, or a forged one. Only a refusal is right, so it has no floor.
+	pathSlackStaleExplain = "slack stale how I answered"
 	pathCLI           = "cli ask"
 )
 
@@ -37,7 +41,7 @@ var weights = []struct {
 	path   string
 	weight int
 }{
-	{pathSlackMention, 30}, {pathSlackFollowUp, 12}, {pathSlackDM, 10}, {pathSlackSlash, 8}, {pathSlackExplain, 8},
+	{pathSlackMention, 30}, {pathSlackFollowUp, 12}, {pathSlackDM, 10}, {pathSlackSlash, 8}, {pathSlackExplain, 8}, {pathSlackStaleExplain, 1},
 	{pathDiscordAsk, 12}, {pathDiscordPrivate, 5}, {pathDiscordDM, 5}, {pathDiscordExplain, 5}, {pathDiscordOtherGuild, 1},
 	{pathCLI, 5}, {pathAgentCLI, 3}, {pathMCPSearch, 5}, {pathMCPDocument, 4}, {pathMCPAsk, 4}, {pathMCPAgent, 3},
 }
@@ -91,11 +95,11 @@ func (r *run) plan(n int) []action {
 func (r *run) planOne(path string) (action, bool) {
 	a := action{path: path, replica: r.rng.IntN(len(r.reps)), text: r.corpus.question(r.rng)}
 	switch path {
-	case pathSlackMention, pathSlackSlash, pathSlackFollowUp, pathSlackExplain:
+	case pathSlackMention, pathSlackSlash, pathSlackFollowUp, pathSlackExplain, pathSlackStaleExplain:
 		c := r.org.channels[r.rng.IntN(len(r.org.channels))]
 		a.channel = c.id
 		var ok bool
-		if path == pathSlackExplain {
+		if path == pathSlackExplain || path == pathSlackStaleExplain {
 			a.p, ok = r.slackReader(c.id)
 		} else {
 			a.p, ok = r.slackMember(c)
@@ -103,10 +107,16 @@ func (r *run) planOne(path string) (action, bool) {
 		if !ok {
 			return action{}, false
 		}
-		if path == pathSlackFollowUp || path == pathSlackExplain {
-			if a.th, ok = r.slack.thread(r.rng, c.id); !ok {
-				return action{}, false
-			}
+		switch path {
+		case pathSlackFollowUp:
+			a.th, ok = r.slack.thread(r.rng, c.id)
+		case pathSlackExplain, pathSlackStaleExplain:
+			a.th, ok = r.slack.buttonThread(r.rng, c.id, path == pathSlackExplain)
+		}
+		if !ok {
+			return action{}, false
+		}
+		if path != pathSlackMention && path != pathSlackSlash {
 			a.text = r.corpus.followUp(r.rng)
 		}
 	case pathDiscordAsk, pathDiscordPrivate, pathDiscordExplain:
@@ -200,9 +210,9 @@ func (r *run) do(ctx context.Context, a action) error {
 		answered, err = s.dm(ctx, a.replica, a.p, a.text)
 	case pathSlackSlash:
 		answered, err = s.slash(ctx, a.replica, a.channel, a.p, a.text)
-	case pathSlackExplain:
+	case pathSlackExplain, pathSlackStaleExplain:
 		question = false
-		answered, err = s.explain(ctx, a.replica, a.channel, a.th, a.p)
+		answered, err = s.explain(ctx, a.replica, a.channel, a.th, a.p, a.path)
 	case pathSlackLostGroup:
 		question = false // outside the planned questions, so that a seed plans as without it
 		answered, err = s.lostGroup(ctx, a.replica, a.lost, a.text)

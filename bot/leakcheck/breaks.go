@@ -45,14 +45,18 @@ func (a anyScopeArms) LoadHits(ctx context.Context, ids []int64, _ rag.Scope) ([
 type scopelessCache struct{ rag.AnswerCache }
 
 func (c scopelessCache) Lookup(ctx context.Context, key rag.CacheKey) (*rag.Answer, error) {
-	key.Scope = "broken"
+	key.Scope = brokenScope
 	return c.AnswerCache.Lookup(ctx, key)
 }
 
 func (c scopelessCache) Store(ctx context.Context, key rag.CacheKey, ans *rag.Answer) error {
-	key.Scope = "broken"
+	key.Scope = brokenScope
 	return c.AnswerCache.Store(ctx, key, ans)
 }
+
+// brokenScope is the one scope every key of scopelessCache takes: a valid key (the cache reads
+// its groups back), of a group no document has.
+var brokenScope = rag.MustScope("broken").Key()
 
 // storeBreaks are the breaks of the bot store (faultStore): conversation memory and "How I
 // answered" read with the wide scope, and an answer whose record is dropped while SaveAnswer

@@ -123,7 +123,10 @@ type Report struct {
 	// lost; DBFaults the database calls made to fail; Sweeps the reconciliation sweeps run (0
 	// when cita has none: see sweep.go).
 	InFlightJoins, LostEvents, DBFaults, Sweeps int
-	Leaks                                       []Leak
+	// Explained counts what the Slack "How I answered" clicks got: views (of a cited answer,
+	// an abstention, a reason) and refusals (withdrawn, not the clicker's to see).
+	Explained map[string]int
+	Leaks     []Leak
 	Took                                        time.Duration
 	// Where the time went: answering rounds, settling (waiting for owed withdrawals) and sweeps.
 	InRounds, InSettles, InSweeps time.Duration
@@ -157,6 +160,13 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if r.Unanswered > 0 {
 		fmt.Fprintf(w, "replies that did not come in time: %d\n", r.Unanswered)
+	}
+	if len(r.Explained) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(r.Explained)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, r.Explained[k]))
+		}
+		fmt.Fprintf(w, "what slack's how I answered clicks got: %s\n", strings.Join(parts, "; "))
 	}
 	fmt.Fprintf(w, "in flight: %d joins while a reply was written, %d join events lost, %d database faults, %d sweeps\n",
 		r.InFlightJoins, r.LostEvents, r.DBFaults, r.Sweeps)
@@ -270,6 +280,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.settle(ctx) // what the last answers left in conversations, once everything finished
 	r.report.Leaks, r.report.Checked, r.report.Shown, r.report.ShownBy = r.oracle.result()
 	r.report.InFlightJoins, r.report.LostEvents = int(r.slack.inFlightJoins.Load()), int(r.slack.lostJoins.Load())
+	r.slack.mu.Lock()
+	r.report.Explained = maps.Clone(r.slack.explained)
+	r.slack.mu.Unlock()
 	r.report.Changes += r.report.InFlightJoins
 	for _, rep := range r.reps {
 		r.report.DBFaults += int(rep.faulty.injected.Load())

@@ -239,7 +239,7 @@ func (s *slackSide) lostGroup(ctx context.Context, replica int, a dmAnswer, text
 		}{lostGroupFollowUpWhy, slackThread{ts: f.ts, answerID: f.answerID}})
 	}
 	for _, c := range clicks {
-		clicked, err := s.click(ctx, replica, a.channel, c.th, a.p, c.path, asked)
+		clicked, _, err := s.click(ctx, replica, a.channel, c.th, a.p, c.path, asked)
 		if err != nil {
 			return false, err
 		}

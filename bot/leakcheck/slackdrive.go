@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,7 @@ type slackSide struct {
 	questions map[string][]string      // "channel/thread" -> the questions asked in the thread ("D…/": a DM's)
 	forceJoin map[string]bool          // channels whose next reply is written while someone joins
 	faulted   map[string]bool          // "channel/ts" of writes already faulted once
+	explained map[string]int           // "How I answered" outcomes (explainOutcome), for the report
 }
 
 // slackThread is an answer in a channel thread: where follow-ups and clicks go.
@@ -56,7 +58,7 @@ type slackThread struct {
 func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*replica, timeout time.Duration, f faults, noFaults bool, logger *slog.Logger) (*slackSide, error) {
 	s := &slackSide{endpoints: newEndpoints[*slackbot.Adapter](timeout), fake: newFakeSlack(o, or, d), org: o, oracle: or,
 		secret: "leakcheck-signing-secret", faults: f, threads: map[string][]slackThread{}, questions: map[string][]string{},
-		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}, logger: logger}
+		dice: d, noFaults: noFaults, forceJoin: map[string]bool{}, faulted: map[string]bool{}, explained: map[string]int{}, logger: logger}
 	s.fake.duringWrite = s.duringWrite
 	for _, r := range replicas {
 		r.faulty.recordFailed = s.recordFailed
@@ -199,17 +201,46 @@ func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *p
 	return ok, nil
 }
 
-// explain clicks "How I answered" on an answer in channel as p: the view is ephemeral, to p.
-func (s *slackSide) explain(ctx context.Context, replica int, channel string, th slackThread, p *person) (bool, error) {
+// explain clicks "How I answered" on an answer in channel as p, as path: the view is
+// ephemeral, to p.
+func (s *slackSide) explain(ctx context.Context, replica int, channel string, th slackThread, p *person, path string) (bool, error) {
 	s.mu.Lock()
 	asked := slices.Clone(s.questions[channel+"/"+th.thread])
 	s.mu.Unlock()
-	return s.click(ctx, replica, channel, th, p, pathSlackExplain, asked)
+	ok, text, err := s.click(ctx, replica, channel, th, p, path, asked)
+	if ok {
+		s.mu.Lock()
+		s.explained[path+": "+explainOutcome(text)]++
+		s.mu.Unlock()
+	}
+	return ok, err
+}
+
+// explainOutcome sorts what a "How I answered" click got, for the report: the view (of an
+// answer that cited sources, abstained, or gave a reason) or a refusal (withdrawn, not the
+// clicker's to see, an error).
+func explainOutcome(text string) string {
+	switch {
+	case strings.Contains(text, "*Abstained:*"):
+		return "view of an abstention"
+	case strings.Contains(text, "*Not answered:*"):
+		return "view of a reason"
+	case strings.Contains(text, "How I answered"):
+		return "view of a cited answer"
+	case strings.Contains(text, "was withdrawn"):
+		return "refused: withdrawn"
+	case strings.Contains(text, "may not read all of its sources"):
+		return "refused: not the clicker's to see"
+	case strings.Contains(text, "isn't an answer you were shown"):
+		return "refused: not the clicker's to see"
+	}
+	return "other: " + strings.SplitN(text, "\n", 2)[0]
 }
 
 // click clicks "How I answered" on th's answer in channel as p, its view checked as path's;
 // asked are the questions of the conversation (the view shows them and the standalone query).
-func (s *slackSide) click(ctx context.Context, replica int, channel string, th slackThread, p *person, path string, asked []string) (bool, error) {
+// It returns whether a reply came, and its text.
+func (s *slackSide) click(ctx context.Context, replica int, channel string, th slackThread, p *person, path string, asked []string) (bool, string, error) {
 	s.oracle.ask(channel, asked...)
 	fin := s.fake.expect(channel, path, th.thread)
 	payload, _ := json.Marshal(map[string]any{
@@ -222,10 +253,10 @@ func (s *slackSide) click(ctx context.Context, replica int, channel string, th s
 	})
 	body := "payload=" + url.QueryEscape(string(payload))
 	if err := s.post(ctx, replica, "interactions", "application/x-www-form-urlencoded", []byte(body)); err != nil {
-		return false, err
+		return false, "", err
 	}
-	_, ok := s.wait(ctx, fin, channel, th.ts)
-	return ok, nil
+	f, ok := s.wait(ctx, fin, channel, th.ts)
+	return ok, f.text, nil
 }
 
 // announce sends the events of churn: a join to the channel, a user group change to the
@@ -252,18 +283,33 @@ func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []chan
 	return nil
 }
 
-// thread returns a random answered thread of channel.
+// thread returns a random answered thread of channel among its recent ones: where people
+// follow up, withdrawn answer or not.
 func (s *slackSide) thread(rng *rand.Rand, channel string) (slackThread, bool) {
+	return s.pickThread(rng, channel, func(slackThread) bool { return true })
+}
+
+// buttonThread returns a random recent thread of channel whose answer shows "How I answered"
+// now (standing true), or one whose answer does not any more (standing false: withdrawn, its
+// message the notice, which a person cannot click but a stale or forged click can name).
+// Clicking every answer alike made seed 23's 20,000-question run mostly click withdrawn answers
+// (whose refusal is right): 9% of its tries showed anything.
+func (s *slackSide) buttonThread(rng *rand.Rand, channel string, standing bool) (slackThread, bool) {
+	return s.pickThread(rng, channel, func(th slackThread) bool { return s.fake.showsButton(channel, th.ts) == standing })
+}
+
+// pickThread returns a random thread among channel's recentThreads latest that keep holds for.
+func (s *slackSide) pickThread(rng *rand.Rand, channel string, keep func(slackThread) bool) (slackThread, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	ths := s.threads[channel]
-	if len(ths) == 0 {
-		return slackThread{}, false
-	}
+	ths := slices.Clone(s.threads[channel])
+	s.mu.Unlock()
 	// People follow up on, and open "How I answered" of, recent answers. Drawing from every
 	// thread the run ever made turns a long run's clicks into clicks on long-withdrawn answers:
 	// at 20,000 questions 7% of "How I answered" tries showed anything, against 24% at 2,000.
-	ths = ths[max(0, len(ths)-recentThreads):]
+	ths = slices.DeleteFunc(ths[max(0, len(ths)-recentThreads):], func(th slackThread) bool { return !keep(th) })
+	if len(ths) == 0 {
+		return slackThread{}, false
+	}
 	return ths[rng.IntN(len(ths))], true
 }
 

@@ -35,7 +35,7 @@ type fakeSlack struct {
 	ts      int
 	finals  map[string]chan slackFinal // conversation -> what waits for its next final reply
 	paths   map[string]string          // conversation -> the path asking there now
-	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button
+	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button now (0: none)
 	threads map[string]string          // "channel/ts" of a reply -> its thread
 	failing map[string]int             // channel -> how many more conversations.members calls fail
 	// inThread is, per conversation, the thread its question in flight is answered in ("" at
@@ -79,6 +79,14 @@ func (f *fakeSlack) expect(conversation, path, thread string) chan slackFinal {
 	f.replies[conversation] = map[string]bool{}
 	f.mu.Unlock()
 	return ch
+}
+
+// showsButton reports whether message ts of channel shows "How I answered" now: a withdrawn
+// answer's notice does not, so nobody can click it there.
+func (f *fakeSlack) showsButton(channel, ts string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.answers[channel+"/"+ts] != 0
 }
 
 // replyWithdrawn reports whether a notice written to channel's message ts is the withdrawal of
@@ -138,6 +146,9 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		resp = f.message(method, r, issued)
 	case "chat.delete":
 		f.oracle.gone("slack/" + form("channel") + "/" + form("ts"))
+		f.mu.Lock()
+		delete(f.answers, form("channel")+"/"+form("ts"))
+		f.mu.Unlock()
 		resp = map[string]any{"ok": true, "channel": form("channel"), "ts": form("ts")}
 	case "chat.postEphemeral":
 		resp = f.ephemeral(r)
@@ -295,6 +306,9 @@ func (f *fakeSlack) message(method string, r *http.Request, issued time.Time) ma
 		f.mu.Unlock()
 	}
 	text, blocks := r.Form.Get("text"), r.Form.Get("blocks")
+	f.mu.Lock()
+	f.answers[channel+"/"+ts] = explainAnswerID(blocks) // a notice or a placeholder shows no button
+	f.mu.Unlock()
 	f.oracle.postIssued(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, issued, func() []*person {
 		return f.org.slackReadersLocked(channel)
 	})
@@ -324,7 +338,7 @@ func (f *fakeSlack) ephemeral(r *http.Request) map[string]any {
 	} else {
 		f.oracle.private(f.pathIn(channel)+" (ephemeral)", channel, p, text)
 	}
-	f.final(channel, slackFinal{})
+	f.final(channel, slackFinal{text: text})
 	f.mu.Lock()
 	f.ts++
 	ts := fmt.Sprintf("1800000000.%06d", f.ts)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/internal/pgcluster"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
@@ -37,6 +38,10 @@ type app struct {
 	replicas *pgstore.Replicas
 	// translationFailures is told of failed query translations (serve's metrics); nil without.
 	translationFailures rag.TranslationObserver
+	// glossary is the organisation's own (answers.glossary, answers.glossary_files), nil
+	// without; lexicon finds its terms and cita's workplace glossary's in questions.
+	glossary *glossary.Glossary
+	lexicon  *rag.Lexicon
 }
 
 // loadConfig reads the configuration file named by --config (none is fine).
@@ -114,21 +119,39 @@ func openApp(ctx context.Context, e *env, schema string) (*app, error) {
 		pool.Close()
 		return nil, err
 	}
-	tr, err := newTranslator(e.translator, e.logger)
+	tr, err := newTranslator(e.translator, e.logger, e.translatorTimeout)
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	a := &app{cfg: cfg, pool: pool, store: store, embedder: emb, translator: tr}
+	org, err := cfg.Answers.OrgGlossary()
+	if err != nil {
+		tr.stop()
+		pool.Close()
+		return nil, err
+	}
+	a := &app{cfg: cfg, pool: pool, store: store, embedder: emb, translator: tr, glossary: org}
+	a.lexicon = lexiconFor(org)
 	a.search = rag.NewHybrid(store, emb, a.hybridOptions())
 	return a, nil
 }
 
-// hybridOptions are the default fusion options with the app's translator.
+// lexiconFor is cita's workplace glossary with the organisation's own entries (weighted as
+// its own words) when there are any.
+func lexiconFor(org *glossary.Glossary) *rag.Lexicon {
+	if org.Len() == 0 {
+		return rag.BuiltinLexicon()
+	}
+	return rag.NewLexicon(rag.WeightedGlossary{Glossary: glossary.Builtin(), Weight: rag.BuiltinGlossaryWeight},
+		rag.WeightedGlossary{Glossary: org, Weight: rag.OrgGlossaryWeight})
+}
+
+// hybridOptions are the default fusion options with the app's translator and lexicon.
 func (a *app) hybridOptions() rag.HybridOptions {
 	opts := rag.DefaultHybridOptions()
 	opts.Translator = a.translator.Translator
 	opts.TranslationFailures = a.translationFailures
+	opts.Lexicon = a.lexicon
 	return opts
 }
 

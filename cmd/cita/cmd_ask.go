@@ -104,14 +104,22 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 		expect += " (" + ans.Expect.Unit + ")"
 	}
 	fmt.Fprintf(w, "the question asks for: %s\n", expect)
-	if ans.Abstained {
-		fmt.Fprintf(w, "abstained: %s (answer support %.2f, threshold %.2f)\n", ans.AbstainReason, ans.Evidence, ans.Threshold)
-	} else {
-		fmt.Fprintf(w, "answer support: %.2f (threshold %.2f)\n", ans.Evidence, ans.Threshold)
-	}
+	fmt.Fprintf(w, "reply: %s\n", replyKindText(ans))
 	if a := ans.Answerability; ans.Threshold > 0 {
 		fmt.Fprintf(w, "answerability: the direct answer says %.0f%% of what the question is about where it stands; holds the kind of answer asked: %s; one passage holds every word: %s\n",
 			100*a.Local, yesNo(a.KindOK), yesNo(a.Whole))
+		if a.Key != "" {
+			fmt.Fprintf(w, "key word: %q, said where the direct answer stands: %s\n", a.Key, yesNo(a.KeyLocal))
+		}
+	}
+	if len(ans.UnknownWords) > 0 {
+		fmt.Fprintf(w, "words no document you may read uses: %s\n", strings.Join(ans.UnknownWords, ", "))
+	}
+	if len(ans.UnknownNames) > 0 {
+		fmt.Fprintf(w, "names no source mentions: %s\n", strings.Join(ans.UnknownNames, ", "))
+	}
+	if ans.Search != nil && len(ans.Search.Trace.Bridges) > 0 {
+		fmt.Fprintf(w, "bridges searched: %s\n", bridgesText(ans.Search.Trace.Bridges))
 	}
 	if ans.ModelFallback != "" {
 		fmt.Fprintf(w, "answered without the model: %s\n", ans.ModelFallback)
@@ -191,6 +199,48 @@ func writeExplain(w io.Writer, ans *rag.Answer) {
 	writeTimings(w, ans)
 }
 
+// replyKindText says which of the three kinds of reply this is and where the thresholds sit.
+func replyKindText(ans *rag.Answer) string {
+	bands := fmt.Sprintf("answer support %.2f", ans.Evidence)
+	if ans.Threshold > 0 {
+		bands += fmt.Sprintf("; not found below %.2f", ans.Threshold)
+		if ans.ConfidentThreshold > 0 {
+			bands += fmt.Sprintf(", uncertain below %.2f", ans.ConfidentThreshold)
+		}
+	}
+	switch {
+	case ans.Abstained:
+		return fmt.Sprintf("not found (%s; %s)", ans.AbstainReason, bands)
+	case ans.Hedged:
+		return fmt.Sprintf("hedged, the closest passages (%s; %s)", ans.HedgeReason, bands)
+	}
+	return "answer (" + bands + ")"
+}
+
+// bridgesText lists the bridges searched, by the question words they render: "presupuesto →
+// budget, estimate (dictionary)".
+func bridgesText(bridges []rag.Bridge) string {
+	type key struct{ from, via string }
+	var order []key
+	to := map[key][]string{}
+	for _, b := range bridges {
+		via := b.Via
+		if i := strings.LastIndex(via, ":"); i > 0 && via != rag.ViaDictionary {
+			via = via[:i] + " line " + via[i+1:]
+		}
+		k := key{b.From, via}
+		if _, ok := to[k]; !ok {
+			order = append(order, k)
+		}
+		to[k] = append(to[k], b.To)
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%s → %s (%s)", k.from, strings.Join(to[k], ", "), k.via)
+	}
+	return strings.Join(parts, "; ")
+}
+
 func writeTimings(w io.Writer, ans *rag.Answer) {
 	for stage, d := range ans.Timings {
 		fmt.Fprintf(w, "%s: %s  ", stage, d.Round(10_000))
@@ -262,6 +312,10 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 	if ans.Abstained {
 		out["abstain_reason"] = ans.AbstainReason
 	}
+	out["hedged"] = ans.Hedged
+	if ans.Hedged {
+		out["hedge_reason"] = ans.HedgeReason
+	}
 	if len(ans.Steps) > 0 {
 		out["steps"] = ans.Steps
 	}
@@ -287,6 +341,7 @@ func writeAnswerJSON(w io.Writer, ans *rag.Answer, explain bool) error {
 		}
 		out["trace"] = map[string]any{"terms": tr.Terms, "translated": tr.Translated, "translated_lang": tr.TranslatedLang,
 			"translation_missing": tr.TranslationMissing, "translation_skipped": tr.TranslationSkipped, "weights": tr.Weights, "arms": tr.Arms, "fused": fused,
+			"bridges": tr.Bridges, "unknown_words": ans.UnknownWords, "thresholds": map[string]float64{"not_found": ans.Threshold, "confident": ans.ConfidentThreshold},
 			"dropped": ans.Dropped, "timings_ms": timings}
 	}
 	enc := json.NewEncoder(w)

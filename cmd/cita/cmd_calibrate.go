@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register("calibrate", &command{
-		summary: "measure the relevance guard on your own documents and suggest answers.min_evidence",
+		summary: "measure the relevance guard on your own documents and suggest answers.min_evidence and answers.confident_evidence",
 		usage: `Usage: cita calibrate [--groups g1,g2] [--passages N] [--budget F] [--seed N] [--json]
 
 Builds probe questions from the indexed documents the groups may read and answers each with the
@@ -24,7 +24,10 @@ guard off, to see where answers.min_evidence should sit for this organisation's 
 For each threshold it prints the share of answerable probes that would be refused (false
 refusals; probes whose document retrieval did not find are left out and counted apart) and the
 share of near misses that would be declined, and suggests the highest threshold whose false
-refusals stay within --budget (default 0.10). Probes are keywords, not people's questions:
+refusals stay within --budget (default 0.10). As the confident threshold (between the two,
+replies give the closest passages as uncertain) it prints the shares of answerable probes and
+near misses that would be answers, and suggests the lowest at or above the guard's that
+answers at most --confident-budget (default 0.25) of the near misses. Probes are keywords, not people's questions:
 real questions paraphrase more, so read the suggestion as an upper bound, and check it with
 questions your people ask (cita eval --answers) before setting answers.min_evidence. With a
 chat model the guard is only a pre-filter and the model judges; calibrate measures the offline
@@ -47,6 +50,11 @@ type calibrationReport struct {
 	Suggested    float64              `json:"suggested_min_evidence"`
 	Rows         []rag.CalibrationRow `json:"rows"`
 	SuggestedRow *rag.CalibrationRow  `json:"suggested_row,omitempty"`
+	// The confident threshold (answers.confident_evidence): the lowest at or above the guard's
+	// whose near misses answered as answers stay within ConfidentBudget.
+	ConfidentBudget    float64 `json:"confident_budget"`
+	ConfidentInEffect  float64 `json:"confident_evidence_in_effect"`
+	SuggestedConfident float64 `json:"suggested_confident_evidence"`
 }
 
 func runCalibrate(ctx context.Context, e *env, args []string) error {
@@ -54,6 +62,7 @@ func runCalibrate(ctx context.Context, e *env, args []string) error {
 	groups := fs.String("groups", "everyone", "comma-separated access groups whose documents are probed")
 	passages := fs.Int("passages", 200, "passages to build probes from")
 	budget := fs.Float64("budget", 0.10, "false-refusal budget: the share of answerable probes the guard may refuse")
+	confidentBudget := fs.Float64("confident-budget", rag.DefaultConfidentBudget, "the share of near misses the confident threshold may answer as answers")
 	seed := fs.Uint64("seed", 1, "which passages are drawn")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parseFlags(fs, args); err != nil {
@@ -93,15 +102,11 @@ func runCalibrate(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("probe %q: %w", pr.Question, err)
 		}
-		r := rag.ProbeResult{Probe: pr, Evidence: ans.Evidence}
-		if ans.Abstained {
-			r.Evidence = 0
-		}
+		r := rag.NewProbeResult(pr, ans)
 		if pr.NearMiss {
 			rep.NearMisses++
 		} else {
 			rep.Answerable++
-			r.Found = len(ans.Sources) > 0 && ans.Sources[0].DocumentID == pr.DocumentID
 			if r.Found {
 				rep.Found++
 			}
@@ -109,6 +114,12 @@ func runCalibrate(ctx context.Context, e *env, args []string) error {
 		results = append(results, r)
 	}
 	rep.Rows, rep.Suggested = rag.Calibrate(results, *budget)
+	rep.ConfidentBudget = *confidentBudget
+	rep.SuggestedConfident = rag.SuggestConfident(rep.Rows, max(rep.Suggested, inEffect), *confidentBudget)
+	rep.ConfidentInEffect = a.cfg.Answers.ConfidentEvidence
+	if rep.ConfidentInEffect == 0 {
+		rep.ConfidentInEffect = rag.DefaultConfidentEvidence
+	}
 	for i := range rep.Rows {
 		if rep.Rows[i].Threshold == rep.Suggested {
 			rep.SuggestedRow = &rep.Rows[i]
@@ -125,7 +136,7 @@ func printCalibration(e *env, rep calibrationReport) {
 	w := e.stdout
 	fmt.Fprintf(w, "%d passages: %d answerable probes (%d answered from their own document; the rest are retrieval misses, left out), %d near misses\n\n",
 		rep.Passages, rep.Answerable, rep.Found, rep.NearMisses)
-	fmt.Fprintf(w, "%9s %15s %21s\n", "threshold", "false-refusals", "near-misses-declined")
+	fmt.Fprintf(w, "%9s %15s %21s %21s %21s\n", "threshold", "false-refusals", "near-misses-declined", "answerable-confident", "near-misses-confident")
 	for _, r := range rep.Rows {
 		if int(r.Threshold*100+0.5)%5 != 0 && r.Threshold != rep.Suggested && r.Threshold != rep.InEffect {
 			continue
@@ -139,7 +150,16 @@ func printCalibration(e *env, rep calibrationReport) {
 		case r.Threshold == rep.InEffect:
 			mark = "  <- in effect"
 		}
-		fmt.Fprintf(w, "%9.2f %15.2f %21.2f%s\n", r.Threshold, r.FalseRefusals, r.Declined, mark)
+		if r.Threshold == rep.SuggestedConfident {
+			mark += "  <- suggested confident"
+		}
+		fmt.Fprintf(w, "%9.2f %15.2f %21.2f %21.2f %21.2f%s\n", r.Threshold, r.FalseRefusals, r.Declined, r.AnswerableConfident, r.NearMissesConfident, mark)
+	}
+	if rep.SuggestedConfident > 0 {
+		fmt.Fprintf(w, "\nlowest answers.confident_evidence answering at most %.0f%% of near misses as answers (the rest hedged as \"the closest I found\"): %.2f; in effect now: %.2f\n",
+			100*rep.ConfidentBudget, rep.SuggestedConfident, rep.ConfidentInEffect)
+	} else {
+		fmt.Fprintf(w, "\nno confident threshold keeps near misses answered as answers within %.0f%%\n", 100*rep.ConfidentBudget)
 	}
 	if rep.SuggestedRow == nil {
 		fmt.Fprintf(w, "\nno threshold keeps false refusals within %.2f on these probes\n", rep.Budget)

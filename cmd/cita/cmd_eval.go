@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/citahq/cita/internal/evalindex"
 	"github.com/citahq/cita/rag"
@@ -19,6 +20,7 @@ func init() {
 		usage: `Usage: cita eval --dataset DIR [--mode fts|vector|hybrid|all] [--k 10] [--json]
        cita eval --answers DIR [--json] [--misses]
        cita eval --rewrites FILE [--json]
+       cita eval --translation FILE [--json] [--misses]
        cita eval --followups FILE [--json]
        cita eval --abstain --dataset DIR [--json]
        cita eval --leaks [--questions 20000] [--seed S]
@@ -55,6 +57,9 @@ Flags:
 	})
 }
 
+// measureTranslatorTimeout bounds a translator query in the eval commands.
+const measureTranslatorTimeout = 20 * time.Second
+
 func runEval(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("eval", e, commands["eval"].usage)
 	dataset := fs.String("dataset", "", "folder with corpus.jsonl, queries.jsonl and qrels/test.tsv")
@@ -62,7 +67,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per mode")
 	answers := fs.String("answers", "", "measure answers on a handbook set: DIR/corpus/ and DIR/questions.jsonl")
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
-	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the built-in one)")
+	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the configured or built-in one)")
+	confident := fs.Float64("confident-evidence", 0, "with --answers: the confident threshold (default: the configured or built-in one)")
+	translation := fs.String("translation", "", "measure whether cross-lingual search keeps the meant sense of workplace terms (e.g. testdata/translation/terms.jsonl)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	followups := fs.String("followups", "", "measure follow-up rewriting on a set of conversations over FILE's folder's corpus/ (e.g. testdata/handbook/followups.jsonl)")
 	abstain := fs.Bool("abstain", false, "measure the relevance guard instead: index half the articles, ask every question, report abstention precision/recall per threshold")
@@ -76,14 +83,20 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	e.translator = *translator
+	// Figures of quality must not depend on how busy the machine is: a translator query that
+	// waits its turn under load is not cut short as a chat answer's would be.
+	e.translatorTimeout = measureTranslatorTimeout
 	if *leaks {
 		return runLeakEval(ctx, e, *leakQuestions, *leakSeed)
 	}
 	if *answers != "" {
-		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence)
+		return runAnswerEval(ctx, e, *answers, *asJSON, *misses, *minEvidence, *confident)
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
+	}
+	if *translation != "" {
+		return runTranslationEval(ctx, e, *translation, *asJSON, *misses)
 	}
 	if *followups != "" {
 		return runFollowUpEval(ctx, e, *followups, *asJSON)

@@ -14,7 +14,7 @@ import (
 // runAnswerEval indexes DIR/corpus into a scratch namespace, asks every question of
 // DIR/questions.jsonl through the answering pipeline the chat adapters use (the configured chat
 // model, or the offline composer), and prints the answer-level figures overall and per language.
-func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence float64) error {
+func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool, minEvidence, confident float64) error {
 	set, a, closeApp, err := openEvalSet(ctx, e, eval.LoadAnswerSet, dir)
 	if err != nil {
 		return err
@@ -26,7 +26,14 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool,
 	}
 	off := false
 	a.cfg.Cache.Enabled = &off // every question is answered afresh, and timed as such
-	p, err := a.pipeline(ctx, e, func(o *rag.PipelineOptions) { o.MinEvidence = minEvidence })
+	p, err := a.pipeline(ctx, e, func(o *rag.PipelineOptions) {
+		if minEvidence > 0 {
+			o.MinEvidence = minEvidence
+		}
+		if confident > 0 {
+			o.ConfidentEvidence = confident
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -47,25 +54,42 @@ func runAnswerEval(ctx context.Context, e *env, dir string, asJSON, misses bool,
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d documents (%d chunks), %d questions\n", set.Name, rep.Listed, rep.Chunks, len(set.Questions))
-	fmt.Fprintf(e.stdout, "%-8s %4s %10s %10s %8s %11s %14s %9s %7s %7s\n", "", "n", "first-gold", "cited-gold", "has-fact", "direct-fact", "false-refusals", "declined", "p50 ms", "p95 ms")
+	printAnswerTable(e, res)
+	if misses {
+		printMisses(e, res.Outcomes)
+	}
+	return nil
+}
+
+// printAnswerTable prints the figures overall, per question language and per direction.
+func printAnswerTable(e *env, res *eval.AnswerReport) {
+	fmt.Fprintf(e.stdout, "%-8s %4s %6s %6s %6s %6s %6s %6s %6s %6s | %4s %6s %6s %6s | %7s %7s\n", "", "n", "first", "fact", "conf", "direct",
+		"hedged", "refus", "f1fact", "cited", "out", "declin", "hedged", "conf", "p50 ms", "p95 ms")
 	row := func(name string, m eval.AnswerMetrics) {
-		declined := "-"
-		if m.Unanswerable > 0 {
-			declined = fmt.Sprintf("%.2f", m.Declined)
+		ans := fmt.Sprintf("%6.2f %6.2f %6.2f %6.2f %6.2f %6.2f %6.2f %6.2f", m.FirstGold, m.HasFact, m.ConfidentFact, m.DirectFact,
+			m.Hedged, m.FalseRefusals, m.FirstGoldFact, m.AnyGold)
+		if m.Answerable == 0 {
+			ans = fmt.Sprintf("%6s %6s %6s %6s %6s %6s %6s %6s", "-", "-", "-", "-", "-", "-", "-", "-")
 		}
-		fmt.Fprintf(e.stdout, "%-8s %4d %10.2f %10.2f %8.2f %11.2f %14.2f %9s %7.1f %7.1f\n", name, m.Questions, m.FirstGold, m.AnyGold,
-			m.HasFact, m.DirectFact, m.FalseRefusals, declined, m.P50ms, m.P95ms)
+		out := fmt.Sprintf("%6s %6s %6s", "-", "-", "-")
+		if m.Unanswerable > 0 {
+			out = fmt.Sprintf("%6.2f %6.2f %6.2f", m.Declined, m.HedgedOut, m.ConfidentOut)
+		}
+		fmt.Fprintf(e.stdout, "%-8s %4d %s | %4d %s | %7.1f %7.1f\n", name, m.Answerable, ans, m.Unanswerable, out, m.P50ms, m.P95ms)
 	}
 	row("overall", res.Overall)
 	for _, l := range res.Langs() {
 		row(l, res.ByLang[l])
 	}
-	fmt.Fprintln(e.stdout, "first-gold, cited-gold, has-fact, direct-fact and false-refusals are shares of the answerable questions; declined, of the unanswerable ones.")
-	fmt.Fprintln(e.stdout, "has-fact: the gold fact, as whole words, anywhere in the answer; direct-fact: in its first paragraph, the direct answer.")
-	if misses {
-		printMisses(e, res.Outcomes)
+	for _, d := range res.Directions() {
+		row(d, res.ByDirection[d])
 	}
-	return nil
+	fmt.Fprintln(e.stdout, "Left of |, shares of the answerable questions (n): first = first source a gold page; fact = the gold fact, as whole words,")
+	fmt.Fprintln(e.stdout, "anywhere in the reply; conf = the fact in a reply given as an answer (not hedged, not refused); direct = the fact in its")
+	fmt.Fprintln(e.stdout, "first paragraph; hedged = given as \"the closest I found\"; refus = \"I couldn't find this\"; f1fact = of the replies whose")
+	fmt.Fprintln(e.stdout, "first source is a gold page, the share holding the fact; cited = a gold page cited. Right of |, shares of the")
+	fmt.Fprintln(e.stdout, "unanswerable questions (out): declined, hedged, answered confidently. Rows: overall, per question language, per")
+	fmt.Fprintln(e.stdout, "direction (question language > gold page language; out: unanswerable by question language).")
 }
 
 func printMisses(e *env, outcomes []eval.AnswerOutcome) {
@@ -77,6 +101,8 @@ func printMisses(e *env, outcomes []eval.AnswerOutcome) {
 		switch {
 		case !o.Answerable:
 			fmt.Fprintln(e.stdout, "unanswerable, but answered")
+		case o.Hedged:
+			fmt.Fprintf(e.stdout, "hedged; want %q from %s (fact %v, first source gold %v)\n", o.Gold, strings.Join(o.GoldFiles, ", "), o.HasFact, o.FirstGold)
 		case o.Abstained:
 			fmt.Fprintf(e.stdout, "refused (%s); want %q from %s\n", o.AbstainWhy, o.Gold, strings.Join(o.GoldFiles, ", "))
 		default:

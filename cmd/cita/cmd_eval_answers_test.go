@@ -104,10 +104,11 @@ func TestEvalAnswersOnTheSharedHandbook(t *testing.T) {
 	if fr := rep.ByLang["es"].FalseRefusals; fr > 0.15 {
 		t.Errorf("Spanish false refusals %.2f, want at most 0.15", fr)
 	}
-	// A floor on declines: answering everything would pass every figure above. 0.36 today,
-	// against the target of 0.70 (missed, see docs/answer-quality.md).
-	if d := rep.Overall.Declined; d < 0.30 {
-		t.Errorf("declined %.2f of the unanswerable questions, want at least 0.30", d)
+	// A floor on the unanswerable questions not answered as if the documents answered them
+	// (declined, or hedged as "the closest I found"): answering everything would pass every
+	// figure above.
+	if c := rep.Overall.ConfidentOut; c > 0.45 {
+		t.Errorf("answered %.2f of the unanswerable questions confidently, want at most 0.45", c)
 	}
 }
 
@@ -129,8 +130,8 @@ func TestEvalAnswersOnTheHeldOutSet(t *testing.T) {
 	}
 	o := rep.Overall
 	t.Logf("held out: first gold %.2f, has fact %.2f, false refusals %.2f, declined %.2f", o.FirstGold, o.HasFact, o.FalseRefusals, o.Declined)
-	if o.Questions != 53 || o.HasFact < 0.30 || o.Declined < 0.40 {
-		t.Errorf("held-out figures %+v: below the floor (53 questions, has fact 0.30, declined 0.40)", o)
+	if o.Questions != 53 || o.HasFact < 0.30 || o.ConfidentOut > 0.30 {
+		t.Errorf("held-out figures %+v: below the floor (53 questions, has fact 0.30, at most 0.30 of the unanswerable answered confidently)", o)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // command is one subcommand: its one-line summary, its usage text and how it runs.
@@ -33,6 +34,9 @@ type env struct {
 	logger         *slog.Logger
 	// translator is the offline query translator to wire (see newTranslator); "" means auto.
 	translator string
+	// translatorTimeout bounds one translator query; 0 means the translator's default (chat
+	// latency). Measurements raise it, so that their figures do not depend on the machine's load.
+	translatorTimeout time.Duration
 }
 
 var commands = map[string]*command{}

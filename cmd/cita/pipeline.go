@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/generate"
 	"github.com/citahq/cita/rag/openai"
@@ -32,7 +33,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	// The extractive composer reads every retrieved hit (it spends no tokens); a model gets the
 	// strongest five within its token budget.
 	opts := rag.PipelineOptions{Logger: e.logger, MaxSources: 8, MinEvidence: a.cfg.Answers.MinEvidence,
-		MaxQuestionChars: a.cfg.Answers.MaxQuestionChars}
+		ConfidentEvidence: a.cfg.Answers.ConfidentEvidence, MaxQuestionChars: a.cfg.Answers.MaxQuestionChars}
 	if chat != nil {
 		composer = generate.NewLLMComposer(chat)
 		opts.MaxSources = 0
@@ -52,7 +53,7 @@ func (a *app) pipeline(_ context.Context, e *env, adjust ...func(*rag.PipelineOp
 	}
 	if a.cfg.Cache.On() {
 		opts.Cache = pgstore.NewCache(a.pool, pgstore.CacheOptions{TTL: a.cfg.Cache.TTL, AbstainTTL: a.cfg.Cache.AbstainTTL,
-			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name, currentVersions())}, e.logger)
+			Variant: cacheVariant(a.cfg, a.embedder.Info(), a.translator.name, currentVersions(), a.glossary)}, e.logger)
 	}
 	for _, f := range adjust {
 		f(&opts)
@@ -73,12 +74,14 @@ func currentVersions() composerVersions {
 
 // cacheVariant names everything besides the question, the scope and the documents that changes
 // an answer: the composer (the extractive composer's version, or the chat endpoint, model and
-// prompt version), the reranker, the relevance guard's threshold (answers.min_evidence, the
-// default when unset), the embedding model and dimension, and the query translator. Answers
-// cached under another variant are never served. Parts are length-prefixed, so no value can pose
-// as another part. A new setting that changes what an answer says belongs here too (see
-// docs/configuration.md); one that only changes how a reply is shown does not.
-func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions) string {
+// prompt version), the reranker, the thresholds of the three kinds of reply
+// (answers.min_evidence and answers.confident_evidence, the defaults when unset), the embedding
+// model and dimension, the query translator and the glossaries (an entry changed in the
+// configuration takes effect at once). Answers cached under another variant are never served.
+// Parts are length-prefixed, so no value can pose as another part. A new setting that changes
+// what an answer says belongs here too (see docs/configuration.md); one that only changes how a
+// reply is shown does not.
+func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v composerVersions, org *glossary.Glossary) string {
 	parts := []string{"extractive", v.Extractive}
 	if cfg.Chat.BaseURL != "" {
 		parts = []string{"chat", cfg.Chat.BaseURL, cfg.Chat.Model, v.Prompt}
@@ -93,8 +96,14 @@ func cacheVariant(cfg *config.Config, emb rag.EmbedderInfo, translator string, v
 	if minEvidence == 0 {
 		minEvidence = rag.DefaultMinEvidence
 	}
-	parts = append(parts, "min_evidence", strconv.FormatFloat(minEvidence, 'g', -1, 64))
-	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator)
+	confident := cfg.Answers.ConfidentEvidence
+	if confident == 0 {
+		confident = rag.DefaultConfidentEvidence
+	}
+	parts = append(parts, "min_evidence", strconv.FormatFloat(minEvidence, 'g', -1, 64),
+		"confident_evidence", strconv.FormatFloat(max(confident, minEvidence), 'g', -1, 64))
+	parts = append(parts, "embed", emb.Model, strconv.Itoa(emb.Dimension), "translate", translator,
+		"glossary", glossary.Fingerprint(glossary.Builtin(), org))
 	var b strings.Builder
 	for _, p := range parts {
 		fmt.Fprintf(&b, "%d:%s;", len(p), p)

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/internal/glossary"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/pgstore/pgstoretest"
@@ -25,15 +27,18 @@ func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	base := func() *config.Config { return &config.Config{} }
 	emb := testEmbedder
 	now := currentVersions()
-	variants := map[string]string{"offline": cacheVariant(base(), emb, "apertium", now)}
-	addWith := func(name string, cfg *config.Config, e rag.EmbedderInfo, translator string, v composerVersions) {
-		got := cacheVariant(cfg, e, translator, v)
+	variants := map[string]string{"offline": cacheVariant(base(), emb, "apertium", now, nil)}
+	addGlossary := func(name string, cfg *config.Config, e rag.EmbedderInfo, translator string, v composerVersions, org *glossary.Glossary) {
+		got := cacheVariant(cfg, e, translator, v, org)
 		for other, ov := range variants {
 			if ov == got {
 				t.Errorf("%s has the same cache variant as %s: %q", name, other, got)
 			}
 		}
 		variants[name] = got
+	}
+	addWith := func(name string, cfg *config.Config, e rag.EmbedderInfo, translator string, v composerVersions) {
+		addGlossary(name, cfg, e, translator, v, nil)
 	}
 	add := func(name string, cfg *config.Config, e rag.EmbedderInfo) { addWith(name, cfg, e, "apertium", now) }
 	add("chat", chatConfig("http://a.example/v1", "m1"), emb)
@@ -67,11 +72,25 @@ func TestCacheVariantChangesWithEverythingThatChangesAnAnswer(t *testing.T) {
 	// Unset is the default threshold, not a variant of its own.
 	explicitDefault := base()
 	explicitDefault.Answers.MinEvidence = rag.DefaultMinEvidence
-	if got := cacheVariant(explicitDefault, emb, "apertium", now); got != variants["offline"] {
+	if got := cacheVariant(explicitDefault, emb, "apertium", now, nil); got != variants["offline"] {
 		t.Errorf("answers.min_evidence at the default has variant %q, unset has %q: want the same", got, variants["offline"])
 	}
 	// A value cannot pose as the boundary of another part.
 	add("a model name inside the URL", chatConfig("http://a.example/v1|m1", ""), emb)
+	// The organisation's glossary and the thresholds change answers without a re-index.
+	org, err := glossary.Parse(strings.NewReader("en: on-call | es: guardia"), "org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGlossary("an organisation glossary", base(), emb, "apertium", now, org)
+	org2, _ := glossary.Parse(strings.NewReader("en: on-call | es: guardia, retén"), "org")
+	addGlossary("another organisation glossary", base(), emb, "apertium", now, org2)
+	confident := base()
+	confident.Answers.ConfidentEvidence = 0.5
+	add("another confident threshold", confident, emb)
+	minimum := base()
+	minimum.Answers.MinEvidence = 0.25
+	add("another guard threshold", minimum, emb)
 }
 
 // TestCachedAnswerIsNotServedAfterThePromptOrEndpointChanges stores an answer through the real
@@ -81,7 +100,7 @@ func TestCachedAnswerIsNotServedAfterThePromptOrEndpointChanges(t *testing.T) {
 	ctx := context.Background()
 	store := pgstoretest.New(t, testEmbedder)
 	cacheFor := func(cfg *config.Config, v composerVersions) *pgstore.Cache {
-		return pgstore.NewCache(store.Pool(), pgstore.CacheOptions{Variant: cacheVariant(cfg, testEmbedder, "apertium", v)}, slog.New(slog.DiscardHandler))
+		return pgstore.NewCache(store.Pool(), pgstore.CacheOptions{Variant: cacheVariant(cfg, testEmbedder, "apertium", v, nil)}, slog.New(slog.DiscardHandler))
 	}
 	now := currentVersions()
 	key := rag.NewCacheKey("how many vacation days do I get", rag.MustScope("hr"), "en")

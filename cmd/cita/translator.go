@@ -24,14 +24,14 @@ type offlineTranslator struct {
 // Apertium when it is installed, else FreeDict's dictionaries when they are (word by word:
 // weaker, see docs/answer-quality.md, "Cross-lingual search, measured"), else none. A kind
 // whose data is missing returns an error saying what to install; "off" returns none.
-func newTranslator(kind string, logger *slog.Logger) (offlineTranslator, error) {
+func newTranslator(kind string, logger *slog.Logger, timeout time.Duration) (offlineTranslator, error) {
 	none := offlineTranslator{name: "none", stop: func() {}}
 	switch kind {
 	case "", "auto":
-		if t, err := newTranslator("apertium", logger); err == nil {
+		if t, err := newTranslator("apertium", logger, timeout); err == nil {
 			return t, nil
 		}
-		if t, err := newTranslator("freedict", logger); err == nil {
+		if t, err := newTranslator("freedict", logger, timeout); err == nil {
 			logger.Debug("Apertium is not installed; translating queries word by word with FreeDict")
 			return t, nil
 		}
@@ -40,7 +40,7 @@ func newTranslator(kind string, logger *slog.Logger) (offlineTranslator, error) 
 	case "off":
 		return none, nil
 	case "apertium":
-		a, err := translate.NewApertium(translate.ApertiumOptions{Logger: logger})
+		a, err := translate.NewApertium(translate.ApertiumOptions{Logger: logger, Timeout: timeout})
 		if err != nil {
 			return none, fmt.Errorf("%w (install the apertium and apertium-eng-spa packages: scripts/setup.sh)", err)
 		}
@@ -52,11 +52,11 @@ func newTranslator(kind string, logger *slog.Logger) (offlineTranslator, error) 
 		}
 		return offlineTranslator{Translator: f, name: kind, stop: func() {}}, nil
 	case "both":
-		a, err := newTranslator("apertium", logger)
+		a, err := newTranslator("apertium", logger, timeout)
 		if err != nil {
 			return none, err
 		}
-		f, err := newTranslator("freedict", logger)
+		f, err := newTranslator("freedict", logger, timeout)
 		if err != nil {
 			a.stop()
 			return none, err

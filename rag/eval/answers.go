@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -33,6 +34,9 @@ type AnswerSet struct {
 	Name      string
 	CorpusDir string
 	Questions []AnswerQuestion
+	// PageLang is the language of each gold file ("es", "en", or "" when it cannot be told),
+	// read from the file: figures are split by the direction a question crosses.
+	PageLang map[string]string
 }
 
 // LoadAnswerSet reads DIR/questions.jsonl. It returns an error naming the line of bad input, and
@@ -54,6 +58,7 @@ func LoadAnswerSet(dir string) (*AnswerSet, error) {
 	if len(set.Questions) == 0 {
 		return nil, fmt.Errorf("%s: no questions", path)
 	}
+	set.PageLang = goldPageLangs(set)
 	return set, nil
 }
 
@@ -74,9 +79,15 @@ type AnswerOutcome struct {
 	Answer     string   `json:"answer"`
 	Cited      []string `json:"cited,omitempty"` // cited documents' paths, in source order
 	Abstained  bool     `json:"abstained"`
-	FirstGold  bool     `json:"first_source_gold"`
-	AnyGold    bool     `json:"any_cited_gold"`
-	HasFact    bool     `json:"has_fact"`
+	// Hedged: the reply gave the closest passages as possibly not answering (rag.Answer.Hedged).
+	Hedged      bool   `json:"hedged"`
+	HedgeReason string `json:"hedge_reason,omitempty"`
+	// Direction is "<question language>><gold page language>" ("es>en") for an answerable
+	// question, "out:<question language>" for an unanswerable one.
+	Direction string `json:"direction"`
+	FirstGold bool   `json:"first_source_gold"`
+	AnyGold   bool   `json:"any_cited_gold"`
+	HasFact   bool   `json:"has_fact"`
 	// DirectFact: the fact is in the direct answer (the first paragraph), not only in a related
 	// quote further down.
 	DirectFact bool              `json:"direct_fact"`
@@ -87,16 +98,21 @@ type AnswerOutcome struct {
 	Missing    []string          `json:"missing,omitempty"`
 	MissShare  float64           `json:"missing_share"`
 	Unknown    []string          `json:"unknown_names,omitempty"`
+	UnknownW   []string          `json:"unknown_words,omitempty"`
 	Standalone string            `json:"standalone_query,omitempty"`
 }
 
-// Miss reports whether the outcome falls short: an answerable question without the fact or
-// with a first source outside the gold files, or an unanswerable question answered.
+// Confident reports whether the reply was given as an answer: neither declined nor hedged.
+func (o AnswerOutcome) Confident() bool { return !o.Abstained && !o.Hedged }
+
+// Miss reports whether the outcome falls short: an answerable question without the fact in a
+// confident answer or with a first source outside the gold files, or an unanswerable question
+// answered confidently.
 func (o AnswerOutcome) Miss() bool {
 	if !o.Answerable {
-		return !o.Abstained
+		return o.Confident()
 	}
-	return !o.HasFact || !o.FirstGold
+	return !o.HasFact || !o.FirstGold || !o.Confident()
 }
 
 // AnswerMetrics are the answer-level figures of a group of questions. Rates over answerable
@@ -110,40 +126,79 @@ type AnswerMetrics struct {
 	HasFact       float64 `json:"has_fact"`
 	DirectFact    float64 `json:"direct_fact"`
 	FalseRefusals float64 `json:"false_refusals"`
+	// ConfidentFact: the fact in a reply given as an answer (not hedged); Hedged: answerable
+	// questions given a hedged reply; FirstGoldFact: of the answered questions whose first source
+	// is a gold file, the share whose answer holds the fact (the right page's right sentence).
+	ConfidentFact float64 `json:"confident_fact"`
+	Hedged        float64 `json:"hedged"`
+	FirstGoldFact float64 `json:"first_gold_fact"`
 	Declined      float64 `json:"declined_unanswerable"`
-	P50ms         float64 `json:"p50_ms"`
-	P95ms         float64 `json:"p95_ms"`
+	// HedgedOut and ConfidentOut: unanswerable questions given a hedged reply, and answered as if
+	// the documents answered them.
+	HedgedOut    float64 `json:"hedged_unanswerable"`
+	ConfidentOut float64 `json:"confident_unanswerable"`
+	P50ms        float64 `json:"p50_ms"`
+	P95ms        float64 `json:"p95_ms"`
 }
 
 // AnswerReport is the result of RunAnswers: figures overall and per language, and every outcome.
 type AnswerReport struct {
-	Set      string                   `json:"set"`
-	Overall  AnswerMetrics            `json:"overall"`
-	ByLang   map[string]AnswerMetrics `json:"by_lang"`
-	Outcomes []AnswerOutcome          `json:"outcomes,omitempty"`
+	Set     string                   `json:"set"`
+	Overall AnswerMetrics            `json:"overall"`
+	ByLang  map[string]AnswerMetrics `json:"by_lang"`
+	// ByDirection splits the questions by the languages they cross: "en>en", "es>en", ... for
+	// answerable ones, "out:en" and "out:es" for unanswerable ones.
+	ByDirection map[string]AnswerMetrics `json:"by_direction"`
+	Outcomes    []AnswerOutcome          `json:"outcomes,omitempty"`
 }
 
 // RunAnswers asks every question of set through a (with no history, under scope) and scores the
 // answers. It stops at the first answering error.
 func RunAnswers(ctx context.Context, set *AnswerSet, a Answerer, scope rag.Scope) (*AnswerReport, error) {
-	rep := &AnswerReport{Set: set.Name, ByLang: map[string]AnswerMetrics{}}
+	rep := &AnswerReport{Set: set.Name}
 	for _, q := range set.Questions {
 		start := time.Now()
 		ans, err := a.Answer(ctx, rag.Question{Text: q.Question, Scope: scope}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("answer %s: %w", q.ID, err)
 		}
-		rep.Outcomes = append(rep.Outcomes, scoreAnswer(q, ans, time.Since(start)))
+		o := scoreAnswer(q, ans, time.Since(start))
+		o.Direction = direction(q, set.PageLang)
+		rep.Outcomes = append(rep.Outcomes, o)
 	}
 	rep.Overall = summarize(rep.Outcomes)
-	langs := map[string][]AnswerOutcome{}
-	for _, o := range rep.Outcomes {
-		langs[o.Lang] = append(langs[o.Lang], o)
-	}
-	for l, os := range langs {
-		rep.ByLang[l] = summarize(os)
-	}
+	rep.ByLang = summarizeBy(rep.Outcomes, func(o AnswerOutcome) string { return o.Lang })
+	rep.ByDirection = summarizeBy(rep.Outcomes, func(o AnswerOutcome) string { return o.Direction })
 	return rep, nil
+}
+
+// summarizeBy summarizes the outcomes in groups named by key.
+func summarizeBy(outcomes []AnswerOutcome, key func(AnswerOutcome) string) map[string]AnswerMetrics {
+	groups := map[string][]AnswerOutcome{}
+	for _, o := range outcomes {
+		groups[key(o)] = append(groups[key(o)], o)
+	}
+	out := make(map[string]AnswerMetrics, len(groups))
+	for k, os := range groups {
+		out[k] = summarize(os)
+	}
+	return out
+}
+
+// Directions returns the report's directions, answerable ones first, each group sorted.
+func (r *AnswerReport) Directions() []string {
+	out := make([]string, 0, len(r.ByDirection))
+	for d := range r.ByDirection {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		oi, oj := strings.HasPrefix(out[i], "out:"), strings.HasPrefix(out[j], "out:")
+		if oi != oj {
+			return oj
+		}
+		return out[i] < out[j]
+	})
+	return out
 }
 
 // Langs returns the report's languages, sorted.
@@ -159,8 +214,8 @@ func (r *AnswerReport) Langs() []string {
 func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOutcome {
 	o := AnswerOutcome{
 		ID: q.ID, Lang: q.Lang, Kind: q.Kind, Answerable: q.Answerable, Question: q.Question, Gold: q.GoldAnswer,
-		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Took: took, Standalone: ans.StandaloneQuery,
-		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames,
+		GoldFiles: q.GoldFiles, Answer: ans.Text, Abstained: ans.Abstained, Hedged: ans.Hedged, HedgeReason: ans.HedgeReason, Took: took, Standalone: ans.StandaloneQuery,
+		Evidence: ans.Evidence, Stated: ans.Answerability, Missing: ans.Missing, MissShare: ans.MissingShare, Unknown: ans.UnknownNames, UnknownW: ans.UnknownWords,
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason
@@ -186,20 +241,37 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 func summarize(outcomes []AnswerOutcome) AnswerMetrics {
 	var m AnswerMetrics
 	lat := make([]time.Duration, 0, len(outcomes))
-	var first, any, fact, direct, refused, declined int
+	var first, any, fact, direct, refused, declined, confident, hedged, firstAnswered, firstFact, hedgedOut, confidentOut int
 	for _, o := range outcomes {
 		m.Questions++
 		lat = append(lat, o.Took)
 		if !o.Answerable {
 			m.Unanswerable++
-			if o.Abstained {
+			switch {
+			case o.Abstained:
 				declined++
+			case o.Hedged:
+				hedgedOut++
+			default:
+				confidentOut++
 			}
 			continue
 		}
 		m.Answerable++
 		if o.Abstained {
 			refused++
+		}
+		if o.Hedged {
+			hedged++
+		}
+		if o.HasFact && o.Confident() {
+			confident++
+		}
+		if o.FirstGold && !o.Abstained {
+			firstAnswered++
+			if o.HasFact {
+				firstFact++
+			}
 		}
 		if o.FirstGold {
 			first++
@@ -218,9 +290,14 @@ func summarize(outcomes []AnswerOutcome) AnswerMetrics {
 		n := float64(m.Answerable)
 		m.FirstGold, m.AnyGold, m.HasFact, m.FalseRefusals = float64(first)/n, float64(any)/n, float64(fact)/n, float64(refused)/n
 		m.DirectFact = float64(direct) / n
+		m.ConfidentFact, m.Hedged = float64(confident)/n, float64(hedged)/n
+	}
+	if firstAnswered > 0 {
+		m.FirstGoldFact = float64(firstFact) / float64(firstAnswered)
 	}
 	if m.Unanswerable > 0 {
-		m.Declined = float64(declined) / float64(m.Unanswerable)
+		u := float64(m.Unanswerable)
+		m.Declined, m.HedgedOut, m.ConfidentOut = float64(declined)/u, float64(hedgedOut)/u, float64(confidentOut)/u
 	}
 	m.P50ms, m.P95ms = percentile(lat, 0.5), percentile(lat, 0.95)
 	return m
@@ -300,3 +377,52 @@ func foldFact(s string) string {
 
 // markup is the Markdown emphasis a fact is matched without.
 var markup = strings.NewReplacer("*", "", "`", "", "_", "")
+
+// direction is where a question goes: "<question language>><gold page language>" for an
+// answerable one ("?" for a page whose language cannot be told), "out:<question language>" for
+// an unanswerable one.
+func direction(q AnswerQuestion, pageLang map[string]string) string {
+	if !q.Answerable {
+		return "out:" + q.Lang
+	}
+	page := "?"
+	for _, f := range q.GoldFiles {
+		if l := pageLang[f]; l != "" {
+			page = l
+			break
+		}
+	}
+	return q.Lang + ">" + page
+}
+
+// goldPageLangs reads every gold file of set and tells its language from its text ("" when
+// the file cannot be read or its language told).
+func goldPageLangs(set *AnswerSet) map[string]string {
+	out := map[string]string{}
+	for _, q := range set.Questions {
+		for _, f := range q.GoldFiles {
+			if _, done := out[f]; done {
+				continue
+			}
+			out[f] = ""
+			data, err := os.ReadFile(filepath.Join(set.CorpusDir, filepath.FromSlash(f)))
+			if err != nil {
+				continue
+			}
+			if l := lang.Detect(withoutFrontMatter(string(data))); l == lang.Spanish || l == lang.English {
+				out[f] = l
+			}
+		}
+	}
+	return out
+}
+
+// withoutFrontMatter drops a Markdown file's YAML front matter ("---" lines around it).
+func withoutFrontMatter(s string) string {
+	if rest, ok := strings.CutPrefix(s, "---\n"); ok {
+		if _, body, found := strings.Cut(rest, "\n---"); found {
+			return body
+		}
+	}
+	return s
+}

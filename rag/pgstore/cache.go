@@ -35,6 +35,10 @@ type CacheOptions struct {
 	Variant string
 	// PruneEvery runs Prune after every n-th Store; 0 means every 100th, negative never.
 	PruneEvery int
+	// ChangeMargin: a tentative entry (an abstention, a hedged reply) is stale once a document
+	// its scope may read changed after its search started, or up to this long before; default
+	// DefaultChangeMargin.
+	ChangeMargin time.Duration
 }
 
 // Cache is the answer cache in PostgreSQL (migrations/0004_answer_cache.sql); it implements
@@ -60,6 +64,9 @@ func NewCache(pool *pgxpool.Pool, opts CacheOptions, logger *slog.Logger) *Cache
 	if opts.PruneEvery == 0 {
 		opts.PruneEvery = defaultPruneEvery
 	}
+	if opts.ChangeMargin <= 0 {
+		opts.ChangeMargin = DefaultChangeMargin
+	}
 	return &Cache{pool: pool, logger: logger, opts: opts}
 }
 
@@ -73,13 +80,23 @@ func (c *Cache) keyHash(key rag.CacheKey) []byte {
 	return h.Sum(nil)
 }
 
+// DefaultChangeMargin widens a tentative entry's window back from its search's start: a
+// document's changed_at is taken by the last statement of its indexing transaction, a moment
+// before that commits, and a search that started in between did not see it.
+const DefaultChangeMargin = time.Second
+
 const lookupSQL = `
 SELECT c.id, c.created_at, c.answer,
-	c.created_at > now() - CASE WHEN c.abstained THEN $6::interval ELSE $7::interval END
+	c.created_at > now() - CASE WHEN c.tentative THEN $6::interval ELSE $7::interval END
 		AND (c.expires_at IS NULL OR c.expires_at > now()),
 	NOT EXISTS (
 		SELECT 1 FROM answer_cache_documents a LEFT JOIN documents d ON d.id = a.document_id
 		WHERE a.entry_id = c.id AND d.version IS DISTINCT FROM a.doc_version)
+	-- A tentative reply ("not found", "the closest I found") is stale once a document the
+	-- scope may read was added or changed since its search started: it may answer now.
+	AND NOT (c.tentative AND (c.searched_at IS NULL OR EXISTS (
+		SELECT 1 FROM documents d
+		WHERE d.changed_at >= c.searched_at - $8::interval AND d.groups && c.groups)))
 FROM answer_cache c
 WHERE c.key_hash = $1 AND c.variant = $2 AND c.scope_key = $3 AND c.lang = $4 AND c.query_key = $5`
 
@@ -100,7 +117,7 @@ func (c *Cache) Lookup(ctx context.Context, key rag.CacheKey) (*rag.Answer, erro
 		live, intact bool
 	)
 	err := c.pool.QueryRow(ctx, lookupSQL, c.keyHash(key), c.opts.Variant, key.Scope, key.Lang, key.Query,
-		c.opts.AbstainTTL, c.opts.TTL).Scan(&id, &created, &raw, &live, &intact)
+		c.opts.AbstainTTL, c.opts.TTL, c.opts.ChangeMargin).Scan(&id, &created, &raw, &live, &intact)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -134,16 +151,23 @@ func (c *Cache) Store(ctx context.Context, key rag.CacheKey, ans *rag.Answer) er
 		return fmt.Errorf("encode cached answer: %w", err)
 	}
 	docIDs, versions := citedVersions(stored.dependsOn())
+	groups, err := key.Groups()
+	if err != nil {
+		return fmt.Errorf("store cached answer: %w", err)
+	}
 	err = pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
 		var id int64
 		err := tx.QueryRow(ctx, `
-			INSERT INTO answer_cache (key_hash, variant, scope_key, lang, query_key, abstained, answer, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, (`+nextValidityBoundarySQL+`))
+			INSERT INTO answer_cache (key_hash, variant, scope_key, lang, query_key, abstained, answer, expires_at,
+				tentative, groups, searched_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, (`+nextValidityBoundarySQL+`), $8, $9, clock_timestamp() - $10::interval)
 			ON CONFLICT (key_hash) DO UPDATE SET variant = EXCLUDED.variant, scope_key = EXCLUDED.scope_key,
 				lang = EXCLUDED.lang, query_key = EXCLUDED.query_key, abstained = EXCLUDED.abstained,
-				answer = EXCLUDED.answer, created_at = now(), expires_at = EXCLUDED.expires_at
+				answer = EXCLUDED.answer, created_at = now(), expires_at = EXCLUDED.expires_at,
+				tentative = EXCLUDED.tentative, groups = EXCLUDED.groups, searched_at = EXCLUDED.searched_at
 			RETURNING id`,
-			c.keyHash(key), c.opts.Variant, key.Scope, key.Lang, key.Query, ans.Abstained, raw).Scan(&id)
+			c.keyHash(key), c.opts.Variant, key.Scope, key.Lang, key.Query, ans.Abstained, raw,
+			ans.Abstained || ans.Hedged, groups, searchedAgo(ans)).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("upsert entry: %w", err)
 		}
@@ -202,7 +226,7 @@ func citedVersions(sources []rag.Source) (docIDs, versions []int64) {
 func (c *Cache) Prune(ctx context.Context) (int64, error) {
 	tag, err := c.pool.Exec(ctx, `
 		DELETE FROM answer_cache c
-		WHERE c.created_at <= now() - CASE WHEN c.abstained THEN $1::interval ELSE $2::interval END
+		WHERE c.created_at <= now() - CASE WHEN c.tentative THEN $1::interval ELSE $2::interval END
 			OR c.expires_at <= now()
 			OR EXISTS (
 				SELECT 1 FROM answer_cache_documents a LEFT JOIN documents d ON d.id = a.document_id
@@ -221,6 +245,8 @@ type storedAnswer struct {
 	Lang             string         `json:"lang"`
 	Abstained        bool           `json:"abstained"`
 	AbstainReason    string         `json:"abstain_reason,omitempty"`
+	Hedged           bool           `json:"hedged,omitempty"`
+	HedgeReason      string         `json:"hedge_reason,omitempty"`
 	Evidence         float64        `json:"evidence"`
 	Model            string         `json:"model,omitempty"`
 	PromptTokens     int            `json:"prompt_tokens"`
@@ -256,12 +282,13 @@ type storedSource struct {
 
 func newStoredAnswer(a *rag.Answer) storedAnswer {
 	s := storedAnswer{Text: a.Text, Lang: a.Lang, Abstained: a.Abstained, AbstainReason: a.AbstainReason,
+		Hedged: a.Hedged, HedgeReason: a.HedgeReason,
 		Evidence: a.Evidence, Model: a.Usage.Model, PromptTokens: a.Usage.PromptTokens,
 		CompletionTokens: a.Usage.CompletionTokens, Sources: make([]storedSource, len(a.Sources))}
 	for i, src := range a.Sources {
 		s.Sources[i] = newStoredSource(src.N, src.Hit)
 	}
-	if a.Abstained && a.Search != nil && len(a.Search.Hits) > 0 {
+	if (a.Abstained || a.Hedged) && a.Search != nil && len(a.Search.Hits) > 0 {
 		top := newStoredSource(0, a.Search.Hits[0])
 		s.Reached = &top
 	}
@@ -289,6 +316,7 @@ func (src storedSource) hit() rag.Hit {
 
 func (s storedAnswer) answer() *rag.Answer {
 	a := &rag.Answer{Text: s.Text, Lang: s.Lang, Abstained: s.Abstained, AbstainReason: s.AbstainReason,
+		Hedged: s.Hedged, HedgeReason: s.HedgeReason,
 		Evidence: s.Evidence, Usage: rag.Usage{Model: s.Model, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens}}
 	for _, src := range s.Sources {
 		a.Sources = append(a.Sources, rag.Source{N: src.N, Hit: src.hit()})
@@ -316,4 +344,13 @@ func (s storedAnswer) dependsOn() []rag.Source {
 		out = append(out, rag.Source{Hit: src.hit()})
 	}
 	return out
+}
+
+// searchedAgo is how long ago ans's search started, for the database to date it by its own
+// clock; an answer with no search time is dated now.
+func searchedAgo(ans *rag.Answer) time.Duration {
+	if ans.SearchedAt.IsZero() {
+		return 0
+	}
+	return max(time.Since(ans.SearchedAt), 0)
 }

@@ -87,7 +87,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, doc rag.Document, chunks []
 		if err != nil {
 			return fmt.Errorf("insert chunks: %w", err)
 		}
-		return nil
+		return touchChanged(ctx, tx, id)
 	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("index %s: %w", doc.ExternalID, err)
@@ -169,8 +169,18 @@ func (s *Store) SetGroups(ctx context.Context, source, externalID string, groups
 		if _, err := tx.Exec(ctx, `UPDATE chunks SET groups = $2, withheld = false WHERE document_id = $1`, id, groups); err != nil {
 			return fmt.Errorf("set groups of %s chunks: %w", externalID, err)
 		}
-		return nil
+		return touchChanged(ctx, tx, id)
 	})
+}
+
+// touchChanged dates a document's change (documents.changed_at) by the last statement of the
+// transaction that makes it, a moment before it commits, so that a cached "not found" whose
+// search started after is known to have missed nothing of it (see Cache).
+func touchChanged(ctx context.Context, tx pgx.Tx, id int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE documents SET changed_at = clock_timestamp() WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("date the change of document %d: %w", id, err)
+	}
+	return nil
 }
 
 // SetFingerprint records a document's new source fingerprint when its content hash showed the

@@ -29,9 +29,17 @@ func TestFullTextPartsAddUpToTheWholeQuery(t *testing.T) {
 		for _, h := range hits {
 			scores[h.ChunkID] = h.Score
 		}
-		return scores, terms
+		scored := terms[:0]
+		for _, term := range terms {
+			if !strings.HasPrefix(term, rag.UnknownWordLabel) && !strings.HasPrefix(term, rag.KnownWordLabel) {
+				scored = append(scored, term)
+			}
+		}
+		return scores, scored
 	}
 	all, allTerms := search(rag.FTSAll)
+	// The labels about the question's words (unknown "?", known through a rendering "+") are
+	// not scored terms.
 	asked, askedTerms := search(rag.FTSAsked)
 	extra, extraTerms := search(rag.FTSExtra)
 	if len(asked) == 0 || len(extra) == 0 {

@@ -41,7 +41,9 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		fuzzy = make([]bool, len(asked)) // corrections are FTSExtra's
 	}
 	alt = novelWords(alt, asked)
-	words := append(asked, alt...)
+	bridged := bridgeWords(query.Bridges, asked, query.Part == rag.FTSExtra)
+	words := append(append(asked, alt...), bridged.words...)
+	fuzzy = padFalse(fuzzy, len(words)) // bridges are real words: never corrected
 	if len(words) == 0 {
 		return nil, nil, nil
 	}
@@ -78,9 +80,11 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if err != nil {
 		return nil, nil, err
 	}
-	terms = weighTranslated(terms, len(asked), query.AltWeight)
+	terms, rendered := bridged.weigh(terms, len(asked)+len(alt))
+	terms = weighTranslated(terms, len(asked), len(alt), query.AltWeight)
+	notes := wordNotes(query.Part, asked, byWord, terms, bridged, rendered)
 	if len(terms) == 0 {
-		return nil, nil, nil
+		return nil, notes, nil
 	}
 	withIDF(terms, n)
 	terms = strongestWords(terms, maxScoredWords)
@@ -92,10 +96,10 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if query.Part == rag.FTSExtra {
 		terms, cands = extraTerms(terms, len(asked)), extraTerms(cands, len(asked))
 		if len(terms) == 0 || len(cands) == 0 {
-			return nil, nil, nil
+			return nil, notes, nil
 		}
 	}
-	var labels []string
+	labels := notes
 	for _, t := range terms {
 		label := t.Lexeme
 		if t.Kind == "s" {
@@ -104,7 +108,10 @@ func (s *Store) SearchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		if t.Fuzzy {
 			label = "~" + label
 		}
-		if t.Word > len(asked) {
+		switch {
+		case t.Bridge:
+			label = "≈" + label
+		case t.Word > len(asked):
 			label = "→" + label
 		}
 		labels = append(labels, label)
@@ -221,25 +228,26 @@ func novelWords(alt, asked []string) []string {
 	return out
 }
 
-// weighTranslated scales the weight of the terms of translated words (Word > nQuery) and drops
-// a translated word whose every lexeme the query's own words already have (names and numbers
-// pass through translation unchanged and must not count twice).
-func weighTranslated(terms []queryTerm, nQuery int, weight float64) []queryTerm {
+// weighTranslated scales the weight of the terms of translated words (nQuery < Word <=
+// nQuery+nAlt) and drops a translated word whose every lexeme the query's own words already
+// have (names and numbers pass through translation unchanged and must not count twice).
+func weighTranslated(terms []queryTerm, nQuery, nAlt int, weight float64) []queryTerm {
+	translated := func(t queryTerm) bool { return !t.Bridge && t.Word > nQuery && t.Word <= nQuery+nAlt }
 	own := map[string]bool{}
 	for _, t := range terms {
-		if t.Word <= nQuery {
+		if t.Word <= nQuery && !t.Bridge {
 			own[t.Kind+t.Lexeme] = true
 		}
 	}
 	novel := map[int]bool{}
 	for _, t := range terms {
-		if t.Word > nQuery && !own[t.Kind+t.Lexeme] {
+		if translated(t) && !own[t.Kind+t.Lexeme] {
 			novel[t.Word] = true
 		}
 	}
 	out := terms[:0]
 	for _, t := range terms {
-		if t.Word > nQuery {
+		if translated(t) {
 			if !novel[t.Word] {
 				continue
 			}
@@ -251,11 +259,11 @@ func weighTranslated(terms []queryTerm, nQuery int, weight float64) []queryTerm 
 }
 
 // extraTerms keeps what a translation adds to the asked words (FTSExtra): the terms of the
-// translated words (Word > nAsked) and the corrections of asked words.
+// translated words (Word > nAsked), the bridges and the corrections of asked words.
 func extraTerms(terms []queryTerm, nAsked int) []queryTerm {
 	out := terms[:0]
 	for _, t := range terms {
-		if t.Word > nAsked || t.Fuzzy {
+		if t.Word > nAsked || t.Fuzzy || t.Bridge {
 			out = append(out, t)
 		}
 	}
@@ -295,3 +303,11 @@ WITH terms AS MATERIALIZED ( -- parse each term's tsqueries once
 	GROUP BY id, word
 )
 SELECT id, sum(score) AS score FROM per_word GROUP BY id ORDER BY score DESC, id LIMIT $12`
+
+// padFalse returns b cut or extended with false to n entries.
+func padFalse(b []bool, n int) []bool {
+	if len(b) >= n {
+		return b[:n]
+	}
+	return append(b, make([]bool, n-len(b))...)
+}

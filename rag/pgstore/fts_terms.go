@@ -23,6 +23,7 @@ type queryTerm struct {
 	IDF    float64
 	Weight float64 // 1 for the word itself, the trigram similarity for a fuzzy expansion
 	Fuzzy  bool
+	Bridge bool // a word of a rendering of the question's words (rag.Bridge)
 }
 
 // queryWords splits a question into words, keeping codes whole ("5.440.000", "ERR_4402",

@@ -52,11 +52,16 @@ type ApertiumOptions struct {
 // which waits for it at most RestartWait.
 type Apertium struct {
 	pipes        map[string]*pipeline
+	senses       map[string]*sensePipes // the analyser and bilingual dictionary of each direction
 	timeout      time.Duration
 	startTimeout time.Duration
 }
 
-var _ rag.Translator = (*Apertium)(nil)
+var (
+	_ rag.Translator      = (*Apertium)(nil)
+	_ rag.SenseTranslator = (*Apertium)(nil)
+	_ rag.WordClasser     = (*Apertium)(nil)
+)
 
 // NewApertium checks that both modes and all their programs are installed and returns the
 // translator; no process starts until the first query. The error names what is missing (install
@@ -77,7 +82,7 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &Apertium{pipes: map[string]*pipeline{}, timeout: opts.Timeout, startTimeout: opts.StartTimeout}
+	a := &Apertium{pipes: map[string]*pipeline{}, senses: map[string]*sensePipes{}, timeout: opts.Timeout, startTimeout: opts.StartTimeout}
 	for pair, mode := range apertiumModes {
 		stages, err := readMode(opts.ModesDir, mode)
 		if err != nil {
@@ -86,6 +91,11 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 		p := newPipeline(mode, stages, opts.Logger)
 		p.restartWait = opts.RestartWait
 		a.pipes[pair] = p
+		sp, err := newSensePipes(mode, stages, opts)
+		if err != nil {
+			return nil, err
+		}
+		a.senses[pair] = sp
 	}
 	return a, nil
 }
@@ -119,6 +129,9 @@ func (a *Apertium) Warm(ctx context.Context) error {
 		if _, err := a.Translate(ctx, "hola", from, to); err != nil {
 			errs = append(errs, err)
 		}
+		if _, err := a.Senses(ctx, "hola", from, to); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -127,6 +140,10 @@ func (a *Apertium) Warm(ctx context.Context) error {
 func (a *Apertium) Close() error {
 	for _, p := range a.pipes {
 		p.close()
+	}
+	for _, sp := range a.senses {
+		sp.analyse.close()
+		sp.bidix.close()
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/citahq/cita/rag/translate"
 )
@@ -69,7 +70,13 @@ func TestApertiumSurvivesReservedCharacters(t *testing.T) {
 
 func TestApertiumConcurrentQueriesGetTheirOwnTranslation(t *testing.T) {
 	t.Parallel()
-	a := newApertium(t)
+	// Forty queries take turns through one pipeline: on a loaded machine the last waits longer
+	// than a chat answer's timeout, and this test is about each getting its own translation.
+	a, err := translate.NewApertium(translate.ApertiumOptions{Timeout: time.Minute})
+	if err != nil {
+		missingData(t, "Apertium", err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
 	queries := map[string][2]string{
 		"¿Quién aprueba el despliegue?":      {"es", "en"},
 		"¿Cuántos días de vacaciones tengo?": {"es", "en"},
