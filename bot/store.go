@@ -111,8 +111,15 @@ type AnswerRecord struct {
 	OtherGroups   int
 	Abstained     bool
 	AbstainReason string
-	Reason        Reason
-	Evidence      float64
+	// Hedged: the reply gave the closest passages as possibly not answering, for HedgeReason;
+	// MinEvidence and ConfidentEvidence are the thresholds Evidence was judged against (0 when
+	// no band applied: a model judged, a cached answer, a reason).
+	Hedged            bool
+	HedgeReason       string
+	MinEvidence       float64
+	ConfidentEvidence float64
+	Reason            Reason
+	Evidence          float64
 	// Sources are the cited sources, in the order shown.
 	Sources []SourceRef
 	// Consulted are the documents whose text or owner reached the reply: the cited sources, or

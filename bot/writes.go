@@ -35,6 +35,10 @@ type AnswerWrites struct {
 
 	mu   sync.Mutex
 	held map[int64]*answerLock
+	// uncounted are the answers a text write of this replica may have reached the platform for
+	// without the store counting it (AnswerWritten failed): until this replica shows their notice
+	// again, the store's "notice shown" does not hold for their message (see Notice).
+	uncounted map[int64]bool
 }
 
 type answerLock struct {
@@ -44,7 +48,7 @@ type answerLock struct {
 
 // NewAnswerWrites returns the write guard of one replica over store.
 func NewAnswerWrites(store Audiences) *AnswerWrites {
-	return &AnswerWrites{store: store, held: map[int64]*answerLock{}}
+	return &AnswerWrites{store: store, held: map[int64]*answerLock{}, uncounted: map[int64]bool{}}
 }
 
 // lock takes answer id's lock and returns its release.
@@ -99,7 +103,11 @@ func (w *AnswerWrites) Write(ctx context.Context, id int64, write func() error) 
 	werr := write()
 	red, withdrawn, err = w.store.AnswerWritten(context.WithoutCancel(ctx), id)
 	if err != nil {
+		w.setUncounted(id, true)
 		return Redaction{}, false, fmt.Errorf("%w: after writing answer %d: %w", ErrWriteUnchecked, id, err)
+	}
+	if werr == nil {
+		w.setUncounted(id, false) // this write, counted, replaced whatever an uncounted one showed
 	}
 	if withdrawn {
 		return red, true, nil
@@ -150,9 +158,12 @@ func (w *AnswerWrites) WriteOrNotice(ctx context.Context, id int64, write func()
 // since). Under the lock it first asks the store whether the notice is still to show: two paths
 // that loaded the same withdrawal (a sweep, and a write that found the answer withdrawn) edit
 // the message once, not twice, and the notice is recorded against the writes counted when it
-// was shown rather than when red was loaded. When the store cannot say, the notice is shown
-// anyway: hiding the text matters more than saving a write. It returns show's or the store's
-// error; the notice then stays pending. A nil store shows every notice.
+// was shown rather than when red was loaded. The store's answer is trusted only when every
+// text write of this replica was counted: after a write the store failed to count (it may have
+// landed over the notice), the notice is shown again whatever the store says. When the store
+// cannot say, the notice is shown too: hiding the text matters more than saving a write. It
+// returns show's or the store's error; the notice then stays pending. A nil store shows every
+// notice.
 func (w *AnswerWrites) Notice(ctx context.Context, red Redaction, show func() error) error {
 	unlock := w.lock(red.AnswerID)
 	defer unlock()
@@ -163,11 +174,32 @@ func (w *AnswerWrites) Notice(ctx context.Context, red Redaction, show func() er
 	switch {
 	case err != nil:
 		current = red
+	case !pending && !w.isUncounted(red.AnswerID):
+		return nil // shown since red was loaded, over every write of its text
 	case !pending:
-		return nil // shown since red was loaded, with no write of the text after it
+		current = red // shown by the store's count, but a write of ours was not counted
 	}
 	if err := show(); err != nil {
 		return err
 	}
+	w.setUncounted(red.AnswerID, false)
 	return w.store.RedactionShown(ctx, current)
+}
+
+// setUncounted marks (or clears) answer id as having a text write the store did not count.
+func (w *AnswerWrites) setUncounted(id int64, uncounted bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if uncounted {
+		w.uncounted[id] = true
+	} else {
+		delete(w.uncounted, id)
+	}
+}
+
+// isUncounted reports whether answer id has a text write the store did not count.
+func (w *AnswerWrites) isUncounted(id int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.uncounted[id]
 }

@@ -152,7 +152,8 @@ type ComposeRequest struct {
 	// Unknown are the question's words no readable document uses (SearchTrace.Unknown).
 	Unknown []string
 
-	reading *reading // set by withReading
+	reading  *reading // set by withReading
+	keyFirst bool     // lead with a unit holding the question's key word (a hedged reply's)
 }
 
 // Composition is a composer's output; Text cites sources as [n].

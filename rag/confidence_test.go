@@ -75,3 +75,27 @@ func (c judgingComposer) Compose(_ context.Context, _ rag.ComposeRequest, onDelt
 }
 
 func (judgingComposer) JudgesAnswerability() bool { return true }
+
+// A reply hedged because the direct answer lacks the question's key word leads with the passage
+// that says it.
+func TestHedgedReplyLeadsWithTheKeyWord(t *testing.T) {
+	t.Parallel()
+	hits := []rag.Hit{
+		{ChunkID: 1, DocumentID: 1, Lang: "es", Title: "Política de gastos", Heading: "Política de gastos > Objeto",
+			Content: "Esta política establece qué gastos de la empresa se reembolsan, cómo se justifican y en qué plazos se pagan."},
+		{ChunkID: 2, DocumentID: 2, Lang: "es", Title: "Oficina de Medellín", Heading: "Oficina de Medellín > Instalaciones",
+			Content: "La oficina de Medellín tiene parqueadero para 12 carros y 30 bicicletas."},
+	}
+	p := rag.NewPipeline(tracedSearcher{hits: hits}, rag.Extractive{}, nil, rag.PipelineOptions{})
+	ans, err := p.Answer(context.Background(), rag.Question{Text: "¿La empresa paga el parqueadero?", Scope: rag.MustScope("everyone")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Hedged {
+		t.Fatalf("reply %q is not hedged (%s)", ans.Text, ans.HedgeReason)
+	}
+	_, quotes, _ := strings.Cut(ans.Text, "\n\n")
+	if !strings.HasPrefix(quotes, "La oficina de Medellín tiene parqueadero") {
+		t.Errorf("hedged reply %q does not lead with the passage about the parking", ans.Text)
+	}
+}

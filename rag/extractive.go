@@ -38,7 +38,11 @@ func (e Extractive) Compose(_ context.Context, req ComposeRequest, onDelta func(
 	}
 	r := req.read()
 	expect := r.expect
-	picked := newestFirst(req.Sources, pickUnits(r.units, expect, maxLines, perSource))
+	units := r.units
+	if req.keyFirst {
+		units = keyFirst(units)
+	}
+	picked := newestFirst(req.Sources, pickUnits(units, expect, maxLines, perSource))
 	if len(picked) == 0 {
 		return &Composition{}, nil
 	}
@@ -286,4 +290,23 @@ func sameDocumentFamily(a, b string) bool {
 	}
 	union := len(wa) + len(wb) - inter
 	return float64(inter)/float64(union) >= 0.6
+}
+
+// keyFirst moves to the front the best unit that says the question's key word where it stands,
+// when the best overall does not and it scores at least relatedShare of it: a reply hedged
+// because the direct answer lacks what the question is about leads with the passage that
+// mentions it ("parqueadero"), not with one that shares the question's generic words.
+func keyFirst(units []scoredUnit) []scoredUnit {
+	if len(units) < 2 || units[0].keyLocal {
+		return units
+	}
+	for i, u := range units[1:] {
+		if u.keyLocal && u.score >= relatedShare*units[0].score {
+			out := make([]scoredUnit, 0, len(units))
+			out = append(out, u)
+			out = append(out, units[:i+1]...)
+			return append(out, units[i+2:]...)
+		}
+	}
+	return units
 }

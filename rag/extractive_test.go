@@ -173,3 +173,18 @@ func TestRowUnitsSkipEmptyHeaders(t *testing.T) {
 		t.Errorf("units %+v", units)
 	}
 }
+
+// A table row is chosen by the column the question names: "days of vacation a year" quotes the
+// row whose "Days per year" column holds the days, not a sentence that mentions days and
+// vacation.
+func TestTableRowIsChosenByItsHeader(t *testing.T) {
+	t.Parallel()
+	text := compose(t, "¿Cuántos días de vacación tengo al año?", "es",
+		Source{Hit: Hit{ChunkID: 1, Lang: "es", Title: "Política de vacaciones", Section: "Épocas restringidas",
+			Content: "Algunos momentos del año son críticos:\n\n- Cosecha: el equipo de calidad solo puede disfrutar vacaciones de hasta tres días."}},
+		Source{Hit: Hit{ChunkID: 2, Lang: "es", Title: "Política de vacaciones", Section: "Días por oficina",
+			Content: "| Oficina | Días por año de servicio | Tipo de día |\n|---|---|---|\n| Lima | 30 días naturales | Natural |"}})
+	if !strings.HasPrefix(text, "Oficina: Lima; Días por año de servicio: 30 días naturales") {
+		t.Errorf("answer %q does not quote the row first", text)
+	}
+}

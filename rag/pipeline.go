@@ -286,6 +286,7 @@ func (p *Pipeline) answerFresh(ctx context.Context, scope Scope, ans *Answer, tr
 		if why := replyBand(support, p.opts.ConfidentEvidence); why != "" {
 			ans.Hedged, ans.HedgeReason = true, why
 			onDelta = hedgedDeltas(ans.Lang, onDelta)
+			req.keyFirst = why == HedgeKeyNotLocal
 		}
 	}
 	start = time.Now()

@@ -89,9 +89,17 @@ func withBridges(vs []queryVariant, bridges []Bridge) []queryVariant {
 		for _, st := range v.stems {
 			held[st] = true
 		}
+		// A rendering shorter than the words it stands for stands for them only in part:
+		// "vacaciones" for "días de vacaciones" holds the vacation, not the days, so each of
+		// the two words counts half through it.
 		attach := func(stems []string, forms []altForm) {
-			for _, st := range stems {
-				v.alts[st] = append(v.alts[st], forms...)
+			for _, f := range forms {
+				if n := len(uniqueStems(stems)); len(f.stems) < n {
+					f.weight *= float64(len(f.stems)) / float64(n)
+				}
+				for _, st := range stems {
+					v.alts[st] = append(v.alts[st], f)
+				}
 			}
 		}
 		rendered := map[string][]string{} // a question word (folded) -> the stems its chosen sense has here
@@ -288,3 +296,16 @@ func questionVariants(req ComposeRequest) []queryVariant {
 // translationFactor is how much a match of the question's translation counts against a match
 // of the question as asked.
 const translationFactor = 0.9
+
+// uniqueStems returns stems without repeats.
+func uniqueStems(stems []string) []string {
+	seen := make(map[string]bool, len(stems))
+	out := stems[:0:0]
+	for _, st := range stems {
+		if !seen[st] {
+			seen[st] = true
+			out = append(out, st)
+		}
+	}
+	return out
+}

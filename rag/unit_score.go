@@ -232,6 +232,10 @@ const (
 	noKindFactor = 0.6
 	// cellBoost: a weighty question word is one of a table row's values (the row is about it).
 	cellBoost = 1.3
+	// headerBoost: the question names a column (its header holds a word of the question) whose
+	// value in the row is the kind of answer asked for: "días al año" picks the row's "Días por
+	// año de servicio: 15 días hábiles", not a sentence elsewhere that mentions days.
+	headerBoost = 1.3
 	// rangeBoost: a number the question names falls in a range the unit gives ("2" in "1-3
 	// years").
 	rangeBoost = 1.2
@@ -419,6 +423,9 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 		if s.cell {
 			score *= cellBoost
 		}
+		if headerAnswers(expect, v, u) {
+			score *= headerBoost
+		}
 	}
 	if len(v.nums) > 0 && inRange(u.text, v.nums) {
 		score *= rangeBoost
@@ -454,6 +461,37 @@ func inRange(text string, nums []float64) bool {
 			if n >= lo && n <= hi {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// headerAnswers reports whether a row's column named by the question (a question word in its
+// header) holds, in this row, the kind of answer the question asks for. A question that asks
+// for no particular kind names a column by two of its words.
+func headerAnswers(expect Expect, v queryVariant, u answerUnit) bool {
+	for j, h := range u.headers {
+		if h == "" || j >= len(u.cells) {
+			continue
+		}
+		hb := bagOf(h, v.lang)
+		named := 0
+		for _, st := range v.stems {
+			if v.in(hb, st) > 0 {
+				named++
+			}
+		}
+		if named == 0 {
+			continue
+		}
+		if !expect.crisp() && expect.Kind != ExpectWho && expect.Kind != ExpectTool && expect.Kind != ExpectPlace {
+			if named >= 2 {
+				return true
+			}
+			continue
+		}
+		if kind, _ := expect.satisfies(u.cells[j], nil); kind {
+			return true
 		}
 	}
 	return false

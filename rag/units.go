@@ -29,6 +29,7 @@ type answerUnit struct {
 	implicit bool
 	items    []listItem // a lead sentence's list items
 	cells    []string   // a table row's values
+	headers  []string   // their column headers ("" where the column has none), when the table has a header row
 	// context is the text a unit answers under but does not say itself: the FAQ question or
 	// the lead sentence just before it.
 	context string
@@ -183,9 +184,12 @@ func answerUnitsOf(content string) []answerUnit {
 // its cells joined by "; ".
 func rowUnit(header, cells []string, context string) answerUnit {
 	u := answerUnit{kind: unitRow, context: context}
-	for _, c := range cells {
+	for j, c := range cells {
 		if c != "" {
 			u.cells = append(u.cells, c)
+			if len(header) == len(cells) {
+				u.headers = append(u.headers, header[j])
+			}
 		}
 	}
 	if len(header) != len(cells) {

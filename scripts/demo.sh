@@ -32,6 +32,12 @@ ask "¿Cuál es el salario de la banda B7?"
 ask --groups hr "¿Cuál es el salario de la banda B7?"
 say "# not in the documentation: cita says so instead of guessing:"
 ask "What is the parking policy in our Tokyo office?"
+say "# unsure: the documents mention the office wifi, not a password for it; cita gives the closest passages and says so:"
+ask "What is the wifi password in Madrid?"
+say "# everyday words against the documents' own: \"baja por paternidad\" where the policy says \"licencia\" (--explain shows the glossary entry):"
+say "cita ask --groups hr --explain \"¿cuánto es la baja por paternidad?\" | grep -E '^(Licencia|reply|bridges)'"
+$CITA ask --groups hr --explain "¿cuánto es la baja por paternidad?" | grep -E '^(Licencia|reply|bridges)' | cut -c1-160
+
 ask --groups sales --explain "feria de agronegosios"
 
 say "# run it again: nothing changed, nothing is re-embedded"

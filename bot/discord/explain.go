@@ -29,9 +29,12 @@ func explainText(rec *bot.AnswerRecord) string {
 	case rec.Reason != bot.ReasonNone:
 		fmt.Fprintf(&b, "Not answered: %s\n", rec.Reason)
 	case rec.Abstained:
-		fmt.Fprintf(&b, "I did not answer from the documents (%s; evidence %.2f).\n", rec.AbstainReason, rec.Evidence)
+		fmt.Fprintf(&b, "I did not answer from the documents (%s; evidence %.2f%s).\n", rec.AbstainReason, rec.Evidence, bot.BandText(rec))
+	case rec.Hedged:
+		fmt.Fprintf(&b, "Not sure: %s, so I gave the closest passages (%d cited source(s); evidence %.2f%s).\n",
+			bot.HedgeWhy(rec.HedgeReason), len(rec.Sources), rec.Evidence, bot.BandText(rec))
 	default:
-		fmt.Fprintf(&b, "Answered from %d cited source(s); evidence %.2f.\n", len(rec.Sources), rec.Evidence)
+		fmt.Fprintf(&b, "Answered from %d cited source(s); evidence %.2f%s.\n", len(rec.Sources), rec.Evidence, bot.BandText(rec))
 	}
 	if lines := bot.StepLines(rec.Steps); len(lines) > 0 {
 		fmt.Fprintf(&b, "\n**Steps** (agent mode):\n%s\n", escapeMarkdown(strings.Join(lines, "\n")))

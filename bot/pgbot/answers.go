@@ -40,24 +40,26 @@ func (s *Store) SaveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, e
 			err = tx.QueryRow(ctx, `INSERT INTO bot_answers (platform, workspace, channel, thread, asker, visible_to,
 			question, standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence,
 			sources, top_hits, timings_ms, total_ms, model, prompt_tokens, completion_tokens, dropped_chunk_ids, cached, lang, reply_ref,
-			agent_steps, public, ephemeral)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28) RETURNING id, created_at`,
+			agent_steps, public, ephemeral, hedged, hedge_reason, min_evidence, confident_evidence)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,
+				$29,$30,$31,$32) RETURNING id, created_at`,
 				c.Platform, c.Workspace, c.Channel, c.Thread, rec.AskerID, rec.VisibleTo,
 				question, standalone, text, nonNil(rec.ScopeGroups), rec.Abstained, rec.AbstainReason,
 				string(rec.Reason), rec.Evidence, sources, hits, timingsJSON, float64(rec.Total.Microseconds())/1000,
 				rec.Model, rec.PromptTokens, rec.CompletionTokens, nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, rec.ReplyRef,
-				steps, rec.Public, rec.Ephemeral).Scan(&id, &rec.CreatedAt)
+				steps, rec.Public, rec.Ephemeral, rec.Hedged, rec.HedgeReason, rec.MinEvidence, rec.ConfidentEvidence).Scan(&id, &rec.CreatedAt)
 		} else {
 			// Completing a reservation (ReserveAnswer): an answer withdrawn meanwhile stays
 			// redacted, and gets no turns.
 			err = tx.QueryRow(ctx, `UPDATE bot_answers SET standalone_query = $2, answer_text = $3, abstained = $4,
 				abstain_reason = $5, reason = $6, evidence = $7, sources = $8, top_hits = $9, timings_ms = $10, total_ms = $11,
 				model = $12, prompt_tokens = $13, completion_tokens = $14, dropped_chunk_ids = $15, cached = $16, lang = $17,
-				agent_steps = $18
+				agent_steps = $18, hedged = $19, hedge_reason = $20, min_evidence = $21, confident_evidence = $22
 				WHERE id = $1 AND redacted_at IS NULL RETURNING created_at`,
 				id, standalone, text, rec.Abstained, rec.AbstainReason, string(rec.Reason), rec.Evidence, sources, hits,
 				timingsJSON, float64(rec.Total.Microseconds())/1000, rec.Model, rec.PromptTokens, rec.CompletionTokens,
-				nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, steps).Scan(&rec.CreatedAt)
+				nonNilIDs(rec.Dropped), rec.Cached, rec.Lang, steps, rec.Hedged, rec.HedgeReason, rec.MinEvidence,
+				rec.ConfidentEvidence).Scan(&rec.CreatedAt)
 			if notFound(err) {
 				err, shown = nil, false
 			}
@@ -129,12 +131,14 @@ func (s *Store) LoadAnswer(ctx context.Context, id int64) (*bot.AnswerRecord, er
 	err := s.pool.QueryRow(ctx, `SELECT platform, workspace, channel, thread, asker, visible_to, question,
 		standalone_query, answer_text, scope_groups, abstained, abstain_reason, reason, evidence, sources, top_hits,
 		timings_ms, total_ms, model, prompt_tokens, completion_tokens, created_at, dropped_chunk_ids, cached,
-		lang, reply_ref, redacted_at, redaction_reason, agent_steps, ephemeral
+		lang, reply_ref, redacted_at, redaction_reason, agent_steps, ephemeral, hedged, hedge_reason, min_evidence,
+		confident_evidence
 		FROM bot_answers WHERE id = $1`, id).Scan(&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID,
 		&rec.VisibleTo, &rec.Question, &rec.StandaloneQuery, &rec.Text, &rec.ScopeGroups, &rec.Abstained,
 		&rec.AbstainReason, &reason, &rec.Evidence, &sources, &hits, &timings, &totalMS, &rec.Model,
 		&rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Dropped, &rec.Cached,
-		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps, &rec.Ephemeral)
+		&rec.Lang, &rec.ReplyRef, &redactedAt, &rec.Redaction, &steps, &rec.Ephemeral, &rec.Hedged, &rec.HedgeReason,
+		&rec.MinEvidence, &rec.ConfidentEvidence)
 	if notFound(err) {
 		return nil, bot.ErrAnswerNotFound
 	}

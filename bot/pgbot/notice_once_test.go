@@ -2,12 +2,14 @@ package pgbot_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/internal/bottest"
+	"github.com/citahq/cita/bot/pgbot"
 	"github.com/citahq/cita/rag"
 )
 
@@ -65,5 +67,81 @@ func TestANoticeRacingTheLastTextWriteIsEditedOnce(t *testing.T) {
 	}
 	if red, pending, err := env.Bot.PendingRedaction(ctx, id); err != nil || pending {
 		t.Errorf("the notice is still pending after it was shown: %+v, %v", red, err)
+	}
+}
+
+// uncountingStore is the store whose next AnswerWritten fails once (a database fault after the
+// write reached the platform): the write is not counted.
+type uncountingStore struct {
+	*pgbot.Store
+	fail atomic.Bool
+}
+
+func (s *uncountingStore) AnswerWritten(ctx context.Context, id int64) (bot.Redaction, bool, error) {
+	if s.fail.CompareAndSwap(true, false) {
+		return bot.Redaction{}, false, errors.New("injected: the write could not be counted")
+	}
+	return s.Store.AnswerWritten(ctx, id)
+}
+
+// TestANoticeIsShownAgainOverAnUncountedWrite: replica B shows the notice of a withdrawn
+// answer and records it shown; replica A's streamed text, checked before the withdrawal, lands
+// after that notice, and the database fails to count it. A's next write finds the answer
+// withdrawn: its notice must be shown again, although the database says the notice is shown,
+// since A knows it wrote over it. (Skipping it left the answer's text in front of the reader who
+// caused the withdrawal: the leak harness found it under load.)
+func TestANoticeIsShownAgainOverAnUncountedWrite(t *testing.T) {
+	t.Parallel()
+	env := bottest.New(t)
+	ctx := context.Background()
+	id := answer(t, env, thread, "band B7?", "5,440,000", "", docID(t, env, "salaries.md"))
+	if err := env.Bot.SetReplyRef(ctx, id, "1700000100.000001"); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	shown := "Looking…"
+	show := func(text string) func() error {
+		return func() error { mu.Lock(); shown = text; mu.Unlock(); return nil }
+	}
+	storeA := &uncountingStore{Store: env.Bot}
+	storeA.fail.Store(true)
+	a, b := bot.NewAnswerWrites(storeA), bot.NewAnswerWrites(env.Bot)
+
+	landed, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() { // replica A streams text: checked before the withdrawal, lands after the notice
+		_, _, err := a.Write(ctx, id, func() error {
+			close(landed)
+			<-release
+			return show("5,440,000 …")()
+		})
+		done <- err
+	}()
+	<-landed
+	reds, err := env.Bot.RedactUnreadable(ctx, "slack", "T1", "C1", []rag.Scope{rag.MustScope("everyone")})
+	if err != nil || len(reds) != 1 {
+		t.Fatalf("withdrawal: %+v, %v", reds, err)
+	}
+	if err := b.Notice(ctx, reds[0], show("notice")); err != nil { // replica B
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-done; !errors.Is(err, bot.ErrWriteUnchecked) {
+		t.Fatalf("A's write: %v, want ErrWriteUnchecked (not counted)", err)
+	}
+	if shown != "5,440,000 …" {
+		t.Fatalf("setup: the message shows %q, want A's streamed text over B's notice", shown)
+	}
+	// A's final write finds the answer withdrawn and shows the notice instead.
+	err = a.WriteOrNotice(ctx, id, show("the final answer"), func(ctx context.Context, red bot.Redaction) {
+		if err := a.Notice(ctx, red, show("notice")); err != nil {
+			t.Error(err)
+		}
+	})
+	if !errors.Is(err, bot.ErrWriteWithdrawn) {
+		t.Fatalf("A's final write: %v, want ErrWriteWithdrawn", err)
+	}
+	if shown != "notice" {
+		t.Fatalf("the withdrawn answer's message shows %q, want the notice", shown)
 	}
 }

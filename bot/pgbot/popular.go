@@ -18,7 +18,7 @@ SELECT (array_agg(a.standalone_query ORDER BY a.created_at DESC))[1]
 FROM bot_answers a
 WHERE a.platform = $1 AND a.workspace = $2
 	AND a.public AND a.visible_to = ''
-	AND a.redacted_at IS NULL AND NOT a.abstained AND a.reason = ''
+	AND a.redacted_at IS NULL AND NOT a.abstained AND NOT a.hedged AND a.reason = ''
 	AND EXISTS (SELECT 1 FROM bot_answer_documents ad WHERE ad.answer_id = a.id)
 	AND NOT EXISTS (
 		SELECT 1 FROM bot_answer_documents ad

@@ -32,7 +32,8 @@ SELECT a.platform, a.workspace, a.channel, a.thread, a.asker, a.visible_to, a.qu
 	CASE WHEN a.scope_groups <@ $7::text[] THEN a.agent_steps
 	ELSE (SELECT coalesce(jsonb_agg(st - 'query' - 'document_id' - 'chunk_ids' ORDER BY t.ord), '[]'::jsonb)
 		FROM jsonb_array_elements(a.agent_steps) WITH ORDINALITY AS t(st, ord))
-	END
+	END,
+	a.hedged, a.hedge_reason, a.min_evidence, a.confident_evidence
 FROM bot_answers a
 WHERE a.id = $1 AND a.platform = $2 AND a.workspace = $3 AND a.channel = $4 AND a.thread = $5
 	AND a.redacted_at IS NULL
@@ -57,7 +58,8 @@ func (s *Store) LoadTrace(ctx context.Context, id int64, viewer bot.Viewer) (*bo
 	err := s.pool.QueryRow(ctx, traceSQL, id, v.Platform, v.Workspace, v.Channel, v.Thread, viewer.UserID, viewer.Scope.Groups()).Scan(
 		&c.Platform, &c.Workspace, &c.Channel, &c.Thread, &rec.AskerID, &rec.VisibleTo, &rec.Question, &rec.StandaloneQuery,
 		&rec.Text, &rec.ScopeGroups, &rec.OtherGroups, &rec.Abstained, &rec.AbstainReason, &reason, &rec.Evidence, &sources,
-		&hits, &timings, &totalMS, &rec.Model, &rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Cached, &steps)
+		&hits, &timings, &totalMS, &rec.Model, &rec.PromptTokens, &rec.CompletionTokens, &rec.CreatedAt, &rec.Cached, &steps,
+		&rec.Hedged, &rec.HedgeReason, &rec.MinEvidence, &rec.ConfidentEvidence)
 	if notFound(err) {
 		return nil, s.whyNotVisible(ctx, id, viewer)
 	}

@@ -25,9 +25,12 @@ func renderExplain(rec *bot.AnswerRecord) ([]slack.Block, string) {
 	case rec.Reason != bot.ReasonNone:
 		fmt.Fprintf(&b, "*Not answered:* %s\n", rec.Reason)
 	case rec.Abstained:
-		fmt.Fprintf(&b, "*Abstained:* %s (evidence %.2f)\n", abstainWhy(rec.AbstainReason), rec.Evidence)
+		fmt.Fprintf(&b, "*Abstained:* %s (evidence %.2f%s)\n", abstainWhy(rec.AbstainReason), rec.Evidence, bot.BandText(rec))
+	case rec.Hedged:
+		fmt.Fprintf(&b, "*Not sure:* %s, so the reply gives the closest passages (evidence %.2f%s), %d cited source(s)\n",
+			bot.HedgeWhy(rec.HedgeReason), rec.Evidence, bot.BandText(rec), len(rec.Sources))
 	default:
-		fmt.Fprintf(&b, "*Evidence:* %.2f, %d cited source(s)\n", rec.Evidence, len(rec.Sources))
+		fmt.Fprintf(&b, "*Evidence:* %.2f%s, %d cited source(s)\n", rec.Evidence, bot.BandText(rec), len(rec.Sources))
 	}
 	if rec.Cached {
 		b.WriteString("*From the answer cache:* this question was answered before under the same access groups, and every document it cites is unchanged, so no search ran this time; the passages below are the cited ones, ranked as in that first search.\n")
