@@ -3,6 +3,8 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -45,7 +47,7 @@ func (s *Store) SearchTextbook(ctx context.Context, question, lang string, vec [
 	from, until := periodArgs(scope)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, hnswSettings(max(s.EfSearch, perArm))); err != nil {
+		if _, err := tx.Exec(ctx, strings.Join(slices.Concat(armSettings, vectorScanSettings(max(s.EfSearch, perArm))), "; ")); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, fmt.Sprintf(textbookSQL, s.vectorExpr, s.modelLit),
