@@ -94,7 +94,7 @@ func HNSWBytesPerVector(dim int) int64 { return int64(dim)*4 + 780 }
 // Sizes are the server settings Sized chooses, in bytes where they are sizes.
 type Sizes struct {
 	SharedBuffers, EffectiveCache, MaintenanceWorkMem, AutovacuumWorkMem, MaxWALSize int64
-	ParallelMaintenanceWorkers                                                      int
+	ParallelMaintenanceWorkers                                                       int
 }
 
 // Sized sizes the server for m. A quarter of the memory goes to shared buffers and a quarter
