@@ -118,12 +118,16 @@ type lexMatch struct {
 // other language that people borrow ("el onboarding", "per diem"), when they are multiword or
 // long enough not to be a word of qlang by chance. A nil lexicon finds nothing.
 func (lx *Lexicon) Bridges(question, qlang string) []Bridge {
-	if lx == nil || lx.size == 0 {
-		return nil
-	}
+	matches, _ := lx.match(question, qlang)
+	return bridgesOf(matches)
+}
+
+// match finds the glossary terms of question (see Bridges) and returns them with the
+// question's answer tokens they span.
+func (lx *Lexicon) match(question, qlang string) ([]lexMatch, []string) {
 	toks := answerTokens(question)
-	if len(toks) == 0 {
-		return nil
+	if lx == nil || lx.size == 0 || len(toks) == 0 {
+		return nil, toks
 	}
 	taken := make([]bool, len(toks))
 	var matches []lexMatch
@@ -163,7 +167,7 @@ func (lx *Lexicon) Bridges(question, qlang string) []Bridge {
 			matches = append(matches, m)
 		}
 	}
-	return bridgesOf(matches)
+	return matches, toks
 }
 
 // sameSpan reports whether a match over m's exact tokens was taken already.

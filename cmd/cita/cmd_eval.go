@@ -21,6 +21,7 @@ func init() {
        cita eval --answers DIR [--json] [--misses]
        cita eval --rewrites FILE [--json]
        cita eval --translation FILE [--json] [--misses]
+       cita eval --topics FILE [--json]
        cita eval --followups FILE [--json]
        cita eval --abstain --dataset DIR [--json]
        cita eval --leaks [--questions 20000] [--seed S]
@@ -69,6 +70,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	misses := fs.Bool("misses", false, "with --answers: list every miss with the sources it cited")
 	minEvidence := fs.Float64("min-evidence", 0, "with --answers: the relevance guard's threshold (default: the configured or built-in one)")
 	confident := fs.Float64("confident-evidence", 0, "with --answers: the confident threshold (default: the configured or built-in one)")
+	topics := fs.String("topics", "", "measure the gap record's grouping of questions into topics on a labelled set (e.g. testdata/gaps/dev.jsonl)")
 	translation := fs.String("translation", "", "measure whether cross-lingual search keeps the meant sense of workplace terms (e.g. testdata/translation/terms.jsonl)")
 	rewrites := fs.String("rewrites", "", "measure follow-up rewriting on a CANARD jsonl file instead (e.g. ../shared/eval/canard/dev-sample.jsonl)")
 	followups := fs.String("followups", "", "measure follow-up rewriting on a set of conversations over FILE's folder's corpus/ (e.g. testdata/handbook/followups.jsonl)")
@@ -94,6 +96,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	if *rewrites != "" {
 		return runRewriteEval(ctx, e, *rewrites, *asJSON)
+	}
+	if *topics != "" {
+		return runTopicEval(ctx, e, *topics, *asJSON)
 	}
 	if *translation != "" {
 		return runTranslationEval(ctx, e, *translation, *asJSON, *misses)

@@ -26,7 +26,7 @@ func TestModelFailuresAnswerOfflineAndSayWhatHappened(t *testing.T) {
 		{name: "500", reply: "unused", fail: 1, retries: -1, why: "error",
 			label: "_The answering model failed (HTTP 500), so this answer quotes the documents directly"},
 		{name: "500 until the timeout", reply: "unused", fail: 100, retries: 5, why: "timeout",
-			label: "_The answering model kept failing (its last reply was HTTP 500) and gave no answer within 400ms"},
+			label: "_The answering model kept failing (its last reply was HTTP 500) and gave no answer within 3s"},
 		{name: "invented citation", reply: "Full-time employees get 30 days of vacation [7].", retries: -1, why: "bad_citations",
 			label: "_The answering model's reply cited sources that don't exist, so this answer quotes the documents directly"},
 	} {
@@ -37,11 +37,12 @@ func TestModelFailuresAnswerOfflineAndSayWhatHappened(t *testing.T) {
 				srv.FailNext(tc.fail, 500, "")
 			}
 			cache := &storeCounter{}
-			// 400 ms only where the test is about the model's timeout: a loaded machine can take
-			// longer than that to answer over loopback, which then looked like a timeout.
+			// A timeout only where the test is about it, and one a loaded machine cannot beat: the
+			// first HTTP 500 must come back before it (then the client's backoff, 0.5 s, 1 s,
+			// 2 s..., outlasts it). With 400 ms a slow loopback answer made it "did not reply".
 			timeout := time.Minute
 			if tc.why == "timeout" {
-				timeout = 400 * time.Millisecond
+				timeout = 3 * time.Second
 			}
 			p := rag.NewPipeline(hitsSearcher(), NewLLMComposer(newChat(t, srv, tc.retries)), nil, rag.PipelineOptions{
 				ModelTimeout: timeout, FallbackComposer: rag.Extractive{}, Cache: cache})
