@@ -44,10 +44,13 @@ type Store struct {
 	// OwnGraphMin is how many chunks of the model an access class holds before it gets an HNSW
 	// graph of its own (class_graphs.go; default DefaultOwnGraphMin).
 	OwnGraphMin int64
-	// FTSCandidateBudget bounds how many chunks the full-text arm scores: rare query terms
-	// generate candidates first, common ones join while their summed document frequency stays
-	// under the budget.
+	// FTSCandidateBudget bounds how many chunks the full-text arm reads (their summed document
+	// frequencies): the words with the highest BM25 bounds generate candidates first, and the
+	// others only while they could still lift a chunk into the top k (fts_score.go).
 	FTSCandidateBudget int
+	// ftsExhaustive reads every candidate of every word at once: the truth the pruned arm is
+	// tested against.
+	ftsExhaustive bool
 }
 
 // New returns a store for the given embedding model. It returns an error when the model name or
