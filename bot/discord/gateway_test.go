@@ -58,8 +58,10 @@ func TestGatewayIdentifiesHeartbeatsResumesAndReconnects(t *testing.T) {
 	if identified {
 		t.Error("the client identified anew instead of resuming")
 	}
+	// The answer's work starts after the deferral is sent: wait for its edit, then for the
+	// work to end (waiting on the work alone raced with its start on a loaded machine).
 	waitFor(t, "the replayed /ask answered", func() bool {
-		return len(f.callsTo("POST", "/interactions/901/tok-901/callback")) == 1
+		return len(f.callsTo("PATCH", "/webhooks/1000/tok-901/messages/@original")) > 0
 	})
 	wait(a)
 	if edits := f.callsTo("PATCH", "/webhooks/1000/tok-901/messages/@original"); len(edits) != 1 {

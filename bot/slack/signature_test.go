@@ -56,7 +56,6 @@ func TestVerifySignatureAgreesWithSlackGo(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t"
 	body := []byte(`{"type":"event_callback","event_id":"Ev1"}`)
-	now := time.Now()
 	signed := func(ts time.Time, key string, b []byte) http.Header {
 		stamp := strconv.FormatInt(ts.Unix(), 10)
 		mac := hmac.New(sha256.New, []byte(key))
@@ -67,24 +66,28 @@ func TestVerifySignatureAgreesWithSlackGo(t *testing.T) {
 		h.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
 		return h
 	}
+	// Each case signs at its age from the moment it runs: slack-go reads the clock itself, and a
+	// parallel subtest may wait minutes for its turn on a loaded machine.
 	tests := []struct {
 		name string
-		h    http.Header
+		h    func(now time.Time) http.Header
 		ok   bool
 	}{
-		{"valid", signed(now, secret, body), true},
-		{"valid, 4 minutes old", signed(now.Add(-4*time.Minute), secret, body), true},
-		{"stale", signed(now.Add(-6*time.Minute), secret, body), false},
-		{"future", signed(now.Add(6*time.Minute), secret, body), false},
-		{"wrong secret", signed(now, "other", body), false},
-		{"other body", signed(now, secret, []byte("{}")), false},
-		{"no headers", http.Header{}, false},
+		{"valid", func(now time.Time) http.Header { return signed(now, secret, body) }, true},
+		{"valid, 4 minutes old", func(now time.Time) http.Header { return signed(now.Add(-4*time.Minute), secret, body) }, true},
+		{"stale", func(now time.Time) http.Header { return signed(now.Add(-6*time.Minute), secret, body) }, false},
+		{"future", func(now time.Time) http.Header { return signed(now.Add(6*time.Minute), secret, body) }, false},
+		{"wrong secret", func(now time.Time) http.Header { return signed(now, "other", body) }, false},
+		{"other body", func(now time.Time) http.Header { return signed(now, secret, []byte("{}")) }, false},
+		{"no headers", func(time.Time) http.Header { return http.Header{} }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ours := verifySignature(tt.h, body, secret, now) == nil
-			sv, err := slack.NewSecretsVerifier(tt.h, secret)
+			now := time.Now()
+			h := tt.h(now)
+			ours := verifySignature(h, body, secret, now) == nil
+			sv, err := slack.NewSecretsVerifier(h, secret)
 			theirs := err == nil
 			if theirs {
 				_, _ = sv.Write(body)
