@@ -176,27 +176,50 @@ func (s *Store) vectorSQL(p vectorPlan, k, overfetch int, from, until any) (stri
 	return b.String(), args
 }
 
-// vectorScanSettings are the settings a plan with an index part runs under, each for its
-// statement only (SET LOCAL in the statement's implicit transaction):
+// setting is one planner or index setting, made for one statement's transaction.
+type setting struct{ name, value string }
+
+// vectorScanSettings are the settings a plan with an index part runs under:
 //   - hnsw.ef_search and iterative_scan = relaxed_order let the index scan go on past
 //     ef_search when the filter drops candidates (the outer sort restores exact order);
 //   - enable_sort = off makes every plan that could replace an index part's ordered index scan
 //     by a sort cost more than the index scan, on a custom plan and on the generic plan of a
-//     prepared statement alike (an exact part still sorts: it has no other plan);
+//     prepared statement alike (an exact part still sorts: it has no other plan).
 //
 // (Those penalties put the statement's cost past jit_above_cost: armSettings turn jit off.)
-func vectorScanSettings(ef int) []string {
-	return []string{
-		fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", ef),
-		"SET LOCAL hnsw.iterative_scan = relaxed_order",
-		"SET LOCAL enable_sort = off",
+func vectorScanSettings(ef int) []setting {
+	return []setting{
+		{"hnsw.ef_search", fmt.Sprint(ef)},
+		{"hnsw.iterative_scan", "relaxed_order"},
+		{"enable_sort", "off"},
 	}
 }
 
 // armSettings are the settings of every search arm's statement: the two arms of a question run
 // at once, each on one core of the machine, and a parallel plan would have them fight for the
-// same cores; and a large exact scan must not be compiled (jit) to run once.
-var armSettings = []string{
-	"SET LOCAL max_parallel_workers_per_gather = 0",
-	"SET LOCAL jit = off",
+// same cores; and no statement is compiled (jit) to run once: compiling took 200-500 ms, more
+// than the search, whenever a plan's cost passed jit_above_cost (a large exact scan, or the
+// penalties of vectorScanSettings).
+var armSettings = []setting{
+	{"max_parallel_workers_per_gather", "0"},
+	{"jit", "off"},
+}
+
+// settingsSQL returns one statement making settings for the rest of its transaction
+// (set_config(name, value, true)), and its arguments. Queued first in a pipeline, whose
+// statements share one implicit transaction, they hold for the statements after it and end
+// with it. (SET LOCAL would hold as well, but warns in the server log on every query outside
+// an explicit transaction block.)
+func settingsSQL(settings []setting) (string, []any) {
+	var b strings.Builder
+	args := make([]any, 0, 2*len(settings))
+	b.WriteString("SELECT ")
+	for i, st := range settings {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
+		args = append(args, st.name, st.value)
+	}
+	return b.String(), args
 }

@@ -276,3 +276,20 @@ func TestClassGraphsFollowClassSizes(t *testing.T) {
 		t.Fatalf("search a after it shrank: %d hits, err %v; want its 5", len(hits), err)
 	}
 }
+
+// TestVectorSettingsHoldForTheirStatementOnly: the arm's settings, made in the pipeline before
+// its query, hold for the query and are gone afterwards on the same connection.
+func TestVectorSettingsHoldForTheirStatementOnly(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	inside, after, err := b.store.VectorSettingsInPipeline(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inside != [3]string{"123", "off", "0"} {
+		t.Errorf("inside the pipeline: ef_search, enable_sort, parallel workers = %v, want 123 off 0", inside)
+	}
+	if after[0] == "123" || after[1] != "on" || after[2] == "0" {
+		t.Errorf("after the pipeline the settings remain: %v", after)
+	}
+}

@@ -74,8 +74,9 @@ type partRow struct {
 	dist float64
 }
 
-// runVectorPlan runs plan's statement with its settings in one round trip (a pipeline whose
-// statements share one implicit transaction, so SET LOCAL lasts for the query only).
+// runVectorPlan runs plan's statement with its settings in one round trip: a pipeline, whose
+// statements share one implicit transaction, so the settings hold for the query and end with
+// it (settingsSQL).
 func (s *Store) runVectorPlan(ctx context.Context, name string, plan vectorPlan, vec []float32, scope rag.Scope, k int) ([]partRow, error) {
 	from, until := periodArgs(scope)
 	sql, rest := s.vectorSQL(plan, k, s.Overfetch, from, until)
@@ -84,20 +85,17 @@ func (s *Store) runVectorPlan(ctx context.Context, name string, plan vectorPlan,
 	if plan.indexed() {
 		settings = slices.Concat(armSettings, vectorScanSettings(max(s.EfSearch, k)))
 	}
+	setSQL, setArgs := settingsSQL(settings)
 	batch := &pgx.Batch{}
-	for _, set := range settings {
-		batch.Queue(set)
-	}
+	batch.Queue(setSQL, setArgs...)
 	if p, _ := ctx.Value(plansKey{}).(*Plans); p != nil {
 		batch.Queue("EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
 	}
 	batch.Queue(sql, args...)
 	br := s.pool.SendBatch(ctx, batch)
 	defer br.Close()
-	for range settings {
-		if _, err := br.Exec(); err != nil {
-			return nil, fmt.Errorf("%s: settings: %w", name, err)
-		}
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("%s: settings: %w", name, err)
 	}
 	if p, _ := ctx.Value(plansKey{}).(*Plans); p != nil {
 		if err := collectPlan(br, p, name); err != nil {
