@@ -52,6 +52,17 @@ var ErrReadersMoved = errors.New("channel readers changed since they were read")
 // ChannelJoiners returns them for this long.
 const JoinerTTL = 10 * time.Minute
 
+// JoinerListGrace is how long Slack's member list may go on without a joiner: a complete list
+// read later than this after the join that still does not show them means they left (a
+// member_left_channel that was lost), and they stop counting.
+const JoinerListGrace = time.Minute
+
+// Joiner is a user recorded as a reader of a channel by a join event (AddReader).
+type Joiner struct {
+	UserID string
+	Joined time.Time
+}
+
 // WriteCheck is what the store says before a write of an answer's text (CheckWrite).
 type WriteCheck int
 
@@ -90,9 +101,9 @@ type Audiences interface {
 	// when userID is set, records them as a joiner the member list may not show yet
 	// (ChannelJoiners). It returns the channel's version after the call.
 	AddReader(ctx context.Context, platform, workspace, channel, userID string, scope rag.Scope) (version int64, err error)
-	// ChannelJoiners returns, sorted, the users recorded by AddReader in the channel within ttl;
-	// older ones are forgotten.
-	ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]string, error)
+	// ChannelJoiners returns, sorted, the users recorded by AddReader in the channel within ttl,
+	// each with when they joined; older ones are forgotten.
+	ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]Joiner, error)
 	// ForgetJoiners forgets joiners of the channel: the member list shows them now, or they
 	// left.
 	ForgetJoiners(ctx context.Context, platform, workspace, channel string, users []string) error

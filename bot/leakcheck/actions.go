@@ -20,7 +20,7 @@ const (
 	// message shows the notice without the button: a click from a client that has not
 	// redrawn the message yet, or a forged one. Only a refusal is right, so it has no floor.
 	pathSlackStaleExplain = "slack stale how I answered"
-	pathCLI           = "cli ask"
+	pathCLI               = "cli ask"
 )
 
 // action is one question or click, planned ahead so that a seed replays the same plan.
@@ -250,7 +250,11 @@ func (r *run) do(ctx context.Context, a action) error {
 	if a.path == pathDiscordOtherGuild {
 		conversation = "other:" + a.p.discordID
 	}
-	r.count(a.path, question, answered, r.oracle.took(conversation))
+	path := a.path
+	if p := r.slack.fake.pathIn(conversation); p == a.path+joinedWhileAnswering {
+		path = p // someone joined while its answer was prepared (slackarrivals.go)
+	}
+	r.count(path, question, answered, r.oracle.took(conversation))
 	return nil
 }
 

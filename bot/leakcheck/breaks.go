@@ -66,7 +66,12 @@ type storeBreaks struct {
 	// skipWriteCheck: every write of an answer's text is told the answer stands, and no
 	// withdrawal that lands during a write is reported after it.
 	skipWriteCheck bool
-	wide           rag.Scope
+	// joinersIgnored: AddReader records nothing and ChannelJoiners is empty, so only Slack's
+	// member list says who reads a channel; writeIgnoresReaders: a write is stopped only by the
+	// answer's withdrawal, not by the channel's recorded readers; teamJoinIgnored: team_join
+	// checks no public channel.
+	joinersIgnored, writeIgnoresReaders, teamJoinIgnored bool
+	wide                                                 rag.Scope
 }
 
 // RecentTurns reads the conversation's memory, with the wide scope when memory is broken.

@@ -90,7 +90,7 @@ func newCorpus(rng *rand.Rand, o *org) *corpus {
 	}
 	// Identity groups: a document shared with the organisation's domain, and one shared with
 	// each of three people by their address (as the Drive connector names user permissions).
-	add([]string{domainGroup}, "domainwide")
+	add([]string{domainGroup}, domainTopic)
 	for _, i := range rng.Perm(len(o.people))[:3] {
 		add([]string{o.people[i].email}, "personal")
 	}
@@ -127,6 +127,9 @@ func (d *doc) mayRead(groups map[string]bool) bool {
 	}
 	return false
 }
+
+// domainTopic is the topic of the document shared with the organisation's domain.
+const domainTopic = "domainwide"
 
 // question returns a random question built from the corpus: about a topic's canary phrase,
 // register or budget, about every register at once, or naming a canary phrase itself.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/pgbot"
@@ -37,9 +38,15 @@ type faultStore struct {
 	// harness then makes someone join there while the reply is written, to see whether an
 	// unrecorded answer is shown (and so can never be withdrawn).
 	recordFailed func(conv bot.ConversationKey)
-	injected     atomic.Int64
-	dropped      atomic.Int64 // records dropped by the break, for their ids
-	breaks       storeBreaks
+	// preparing, when set, is told of every answer about to be recorded, and may hold it (a
+	// join while it is prepared); readerAdded and withdrewFor of every reader cita records and
+	// every withdrawal it makes (the harness waits for them).
+	preparing   func(ctx context.Context, rec *bot.AnswerRecord)
+	readerAdded func(channel, user string)
+	withdrewFor func(channel string, readers []rag.Scope)
+	injected    atomic.Int64
+	dropped     atomic.Int64 // records dropped by the break, for their ids
+	breaks      storeBreaks
 }
 
 func (s *faultStore) fail(kind, conversation string, oneIn int) bool {
@@ -84,7 +91,44 @@ func (s *faultStore) RedactUnreadable(ctx context.Context, platform, workspace, 
 	if len(readers) > 0 && s.fail("redact", channel, s.rates.redact) {
 		return nil, errInjected
 	}
-	return s.Store.RedactUnreadable(ctx, platform, workspace, channel, readers)
+	reds, err := s.Store.RedactUnreadable(ctx, platform, workspace, channel, readers)
+	if err == nil && s.withdrewFor != nil && platform == "slack" {
+		s.withdrewFor(channel, readers)
+	}
+	return reds, err
+}
+
+// AddReader fails now and then, like RecordReaders. The joiners break records nothing, and
+// reports success.
+func (s *faultStore) AddReader(ctx context.Context, platform, workspace, channel, userID string, scope rag.Scope) (int64, error) {
+	if s.fail("readers", channel, s.rates.readers) {
+		return 0, errInjected
+	}
+	if s.breaks.joinersIgnored {
+		return 0, nil
+	}
+	v, err := s.Store.AddReader(ctx, platform, workspace, channel, userID, scope)
+	if err == nil && s.readerAdded != nil && platform == "slack" {
+		s.readerAdded(channel, userID)
+	}
+	return v, err
+}
+
+// ChannelJoiners is empty under the joiners break: only the member list counts.
+func (s *faultStore) ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]bot.Joiner, error) {
+	if s.breaks.joinersIgnored {
+		return nil, nil
+	}
+	return s.Store.ChannelJoiners(ctx, platform, workspace, channel, ttl)
+}
+
+// PublicChannels lists nothing under the team_join break: a new member of the workspace checks
+// no channel.
+func (s *faultStore) PublicChannels(ctx context.Context, platform, workspace string) ([]string, error) {
+	if s.breaks.teamJoinIgnored {
+		return nil, nil
+	}
+	return s.Store.PublicChannels(ctx, platform, workspace)
 }
 
 // RedactionShown fails now and then, before anything is written.
@@ -101,6 +145,9 @@ const droppedID = int64(1) << 40
 // ReserveAnswer fails now and then, like SaveAnswer: the record before anything is shown. With
 // the record-dropping break it reports success without writing anything.
 func (s *faultStore) ReserveAnswer(ctx context.Context, rec *bot.AnswerRecord) (int64, error) {
+	if s.preparing != nil {
+		s.preparing(ctx, rec)
+	}
 	if s.fail("record", rec.Conversation.Channel, s.rates.record) {
 		if s.recordFailed != nil {
 			s.recordFailed(rec.Conversation)
@@ -130,6 +177,17 @@ func (s *faultStore) AddConsulted(ctx context.Context, answerID int64, refs []bo
 func (s *faultStore) CheckWrite(ctx context.Context, answerID int64) (bot.Redaction, bot.WriteCheck, error) {
 	if s.breaks.skipWriteCheck || answerID >= droppedID {
 		return bot.Redaction{}, bot.WriteAllowed, nil
+	}
+	if s.breaks.writeIgnoresReaders {
+		// Only an answer already withdrawn is stopped, as before issue 29.
+		rec, err := s.Store.LoadAnswer(ctx, answerID)
+		if err != nil {
+			return bot.Redaction{}, bot.WriteAllowed, err
+		}
+		if rec.Redaction != bot.RedactionAudience {
+			return bot.Redaction{}, bot.WriteAllowed, nil
+		}
+		return bot.Redaction{AnswerID: answerID, Conversation: rec.Conversation, ReplyRef: rec.ReplyRef, Lang: rec.Lang}, bot.WriteWithdrawn, nil
 	}
 	return s.Store.CheckWrite(ctx, answerID)
 }

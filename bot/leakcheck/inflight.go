@@ -33,6 +33,7 @@ const (
 	// replica (tens of milliseconds here); 1.5 s made slow writes the longest wait of a round.
 	inFlightOneIn = 12
 	lostJoinOneIn = 8 // a join whose member_joined_channel event is lost, once in n
+	trailingOneIn = 3 // a delivered join that conversations.members shows only trailFor later, once in n
 	retryAfter    = "1"
 	slowWrite     = 600 * time.Millisecond
 )
@@ -84,7 +85,8 @@ func (s *slackSide) duringWrite(channel, ts, text string) writeFault {
 	return fault
 }
 
-// join sends p's member_joined_channel to one replica, or loses it; p is a member already.
+// join sends p's member_joined_channel to one replica, or loses it; p is a member already. Now
+// and then Slack's member list goes on without p for a while after the event (trailFor).
 func (s *slackSide) join(ctx context.Context, channel string, p *person, rng *rand.Rand) {
 	if s.faults.dropJoins || (!s.noFaults && s.dice.oneIn("lost join/"+channel, lostJoinOneIn)) {
 		s.oracle.lostJoin(channel, p)
@@ -94,6 +96,25 @@ func (s *slackSide) join(ctx context.Context, channel string, p *person, rng *ra
 	if s.faults.failJoinLookups > 0 {
 		s.fake.failMembers(channel, s.faults.failJoinLookups)
 	}
+	var listedAt time.Time
+	if s.faults.trailingLists || (!s.noFaults && s.dice.oneIn("trailing list/"+channel, trailingOneIn)) {
+		listedAt = time.Now().Add(trailFor)
+		s.fake.trail(channel, p.slackID, listedAt)
+		s.trailingJoins.Add(1)
+	}
+	s.oracle.arrived(channel, p, listedAt, false)
+	s.sendJoin(ctx, channel, p, rng)
+}
+
+// deliverJoin sends p's member_joined_channel to one replica, never lost, with the member list
+// showing p at once.
+func (s *slackSide) deliverJoin(ctx context.Context, channel string, p *person, rng *rand.Rand) {
+	s.oracle.arrived(channel, p, time.Time{}, false)
+	s.sendJoin(ctx, channel, p, rng)
+}
+
+// sendJoin sends p's member_joined_channel to one replica.
+func (s *slackSide) sendJoin(ctx context.Context, channel string, p *person, rng *rand.Rand) {
 	ev := map[string]any{"type": "member_joined_channel", "user": p.slackID, "channel": channel, "channel_type": "G", "event_ts": s.nextTS()}
 	if err := s.event(ctx, rng.IntN(len(s.servers)), ev); err != nil {
 		s.oracle.fail([]Leak{{Path: "slack join event", Where: channel, Reader: p.describe(), Excerpt: "the event could not be delivered: " + err.Error()}})

@@ -95,6 +95,17 @@ type faults struct {
 	// meets a join (the write-check break shows only on a throttled write retried after the
 	// notice, so its case makes them common).
 	inFlightOneIn int
+	// trailingLists makes every delivered join's member list trail it (arrivals.go);
+	// joinersIgnored breaks cita's count of joiners the list does not show (AddReader and
+	// ChannelJoiners do nothing).
+	trailingLists, joinersIgnored bool
+	// preparedJoins makes someone join every Slack channel answer's channel while it is being
+	// prepared, the member list failing; writeIgnoresReaders breaks the check of each write
+	// against the channel's recorded readers (only a withdrawal stops it).
+	preparedJoins, writeIgnoresReaders bool
+	// workspaceJoins adds a new member to the workspace at every churn; teamJoinIgnored
+	// breaks cita's handling of team_join (no public channel is checked).
+	workspaceJoins, teamJoinIgnored bool
 }
 
 // CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
@@ -123,11 +134,15 @@ type Report struct {
 	// lost; DBFaults the database calls made to fail; Sweeps the reconciliation sweeps run (0
 	// when cita has none: see sweep.go).
 	InFlightJoins, LostEvents, DBFaults, Sweeps int
+	// TrailingJoins are joins Slack's member list showed only trailFor after their event;
+	// PreparedJoins joins recorded while an answer in their channel was being prepared, the
+	// channel's member list failing; WorkspaceJoins new members of the workspace (team_join).
+	TrailingJoins, PreparedJoins, WorkspaceJoins int
 	// Explained counts what the Slack "How I answered" clicks got: views (of a cited answer,
 	// an abstention, a reason) and refusals (withdrawn, not the clicker's to see).
 	Explained map[string]int
 	Leaks     []Leak
-	Took                                        time.Duration
+	Took      time.Duration
 	// Where the time went: answering rounds, settling (waiting for owed withdrawals) and sweeps.
 	InRounds, InSettles, InSweeps time.Duration
 }
@@ -170,6 +185,8 @@ func (r *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "in flight: %d joins while a reply was written, %d join events lost, %d database faults, %d sweeps\n",
 		r.InFlightJoins, r.LostEvents, r.DBFaults, r.Sweeps)
+	fmt.Fprintf(w, "arrivals: %d joins the member list trailed, %d joins while an answer was prepared (the member list failing), %d new workspace members\n",
+		r.TrailingJoins, r.PreparedJoins, r.WorkspaceJoins)
 	if r.Sweeps == 0 && r.LostEvents > 0 {
 		fmt.Fprintln(w, "no reconciliation sweep ran: a lost join stays until its channel's next question")
 	}
@@ -227,7 +244,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	o := newOrg(rng, orgSize{groups: 6, people: 40, slackChannels: 12, discordChannels: 6})
-	o.guestJoins = cfg.faults.failJoinLookups > 0 || cfg.faults.dropJoins
+	o.guestJoins = cfg.faults.failJoinLookups > 0 || cfg.faults.dropJoins || cfg.faults.trailingLists
 	c := newCorpus(rng, o)
 	r := &run{cfg: cfg, rng: rng, dice: newDice(cfg.Seed), org: o, corpus: c, oracle: newOracle(o, c), report: &Report{Paths: map[string]int{},
 		Allowed: map[string]int{}, UnansweredBy: map[string]int{}}}
@@ -280,6 +297,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.settle(ctx) // what the last answers left in conversations, once everything finished
 	r.report.Leaks, r.report.Checked, r.report.Shown, r.report.ShownBy = r.oracle.result()
 	r.report.InFlightJoins, r.report.LostEvents = int(r.slack.inFlightJoins.Load()), int(r.slack.lostJoins.Load())
+	r.report.TrailingJoins, r.report.PreparedJoins = int(r.slack.trailingJoins.Load()), int(r.slack.preparedJoins.Load())
+	r.report.WorkspaceJoins = int(r.slack.workspaceJoins.Load())
+	r.report.Changes += r.report.PreparedJoins + r.report.WorkspaceJoins
 	r.slack.mu.Lock()
 	r.report.Explained = maps.Clone(r.slack.explained)
 	r.slack.mu.Unlock()
@@ -332,6 +352,9 @@ func (r *run) loop(ctx context.Context) error {
 			if err := r.slack.announce(ctx, r.rng, changes); err != nil {
 				return err
 			}
+			if err := r.workspaceJoin(ctx); err != nil {
+				return err
+			}
 			if err := r.discord.announce(ctx, r.reps[r.rng.IntN(len(r.reps))].store, changes); err != nil {
 				return err
 			}
@@ -344,6 +367,7 @@ func (r *run) loop(ctx context.Context) error {
 				}
 				r.report.Changes++
 			}
+			r.settleEvents(ctx) // before the sweep, which must not stand in for the events
 			ran, err := r.sweep(ctx, round)
 			if err != nil {
 				return err
@@ -380,6 +404,7 @@ const (
 // who may not read it after the wait is a leak.
 func (r *run) settle(ctx context.Context) {
 	defer func(began time.Time) { r.report.InSettles += time.Since(began) }(time.Now())
+	r.settleEvents(ctx)
 	deadline := time.Now().Add(min(r.cfg.Timeout/4, settleWait))
 	resweep, swept := time.Now().Add(resweepAfter), 0
 	for {
@@ -401,6 +426,20 @@ func (r *run) settle(ctx context.Context) {
 			resweep = time.Now().Add(resweepAfter)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// settleEvents waits for what events owe: withdrawals cita must make on an event it was sent
+// (a join, a team_join), without a sweep, within eventWithdrawWithin; those still owed after it
+// are leaks. It runs before any sweep: a sweep must not stand in for the event's handling.
+func (r *run) settleEvents(ctx context.Context) {
+	for {
+		late, _, wait := overdue(r.oracle.pending(), time.Now())
+		r.oracle.fail(late)
+		if wait == 0 || ctx.Err() != nil {
+			return
+		}
+		time.Sleep(min(wait, 20*time.Millisecond))
 	}
 }
 

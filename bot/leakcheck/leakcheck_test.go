@@ -93,6 +93,16 @@ func TestCatchesLeaks(t *testing.T) {
 			want: func(l Leak) bool { return l.Try() == pathMCPDocument || strings.HasPrefix(l.Path, "agent step") }},
 		{name: "default groups", f: faults{defaultAllGroups: true},
 			want: func(l Leak) bool { return strings.HasPrefix(l.Try(), "slack") }},
+		// Third edition (issue 29): each arrival path with the check that covers it broken.
+		{name: "joiners the member list trails", f: faults{trailingLists: true, joinersIgnored: true},
+			want: func(l Leak) bool {
+				return strings.HasPrefix(l.Path, arrivalTrailing) || strings.Contains(l.Path, whileTrailing)
+			}},
+		{name: "writes after a join was recorded", f: faults{preparedJoins: true, writeIgnoresReaders: true}, questions: 100,
+			want: func(l Leak) bool { return strings.Contains(l.Path, afterRecorded) }},
+		// Each leak holds its settle for eventWithdrawWithin: a few rounds show it.
+		{name: "workspace joins", f: faults{workspaceJoins: true, teamJoinIgnored: true}, questions: 100,
+			want: func(l Leak) bool { return strings.HasPrefix(l.Path, arrivalTeam) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,13 +22,16 @@ type Leak struct {
 
 	reader *person // for a withdrawal that never came: who read it, and where (the message key)
 	key    string
+	// owed is when the event that made reader a reader reached cita (zero: no event, or lost):
+	// the withdrawal is owed within eventWithdrawWithin of it, sweep or not.
+	owed time.Time
 }
 
 // Try returns the path of the try the leak belongs to: "slack mention" for "withdrawal after a
 // join (slack mention)" and "slack /cita (ephemeral)".
 func (l Leak) Try() string {
 	p := strings.TrimSuffix(l.Path, " (after its withdrawal)")
-	for _, kind := range []string{"withdrawal after a join (", "withdrawal after a lost join ("} {
+	for _, kind := range []string{arrivalJoin, arrivalTrailing, arrivalLost, arrivalTeam} {
 		if inner, ok := strings.CutPrefix(p, kind); ok {
 			p = strings.TrimSuffix(inner, ")")
 		}
@@ -79,6 +82,7 @@ type oracle struct {
 	mu       sync.Mutex
 	leaks    []Leak
 	messages map[string]*shown          // "platform/channel/ref" -> current version
+	arrivals map[string]*arrival        // "channel/slack id" -> what cita was told of it (arrivals.go)
 	asked    map[string]map[string]bool // conversation -> codes its question in flight named
 	// allowedNow: conversations whose try in flight showed a code every reader may read.
 	allowedNow map[string]bool
@@ -92,7 +96,7 @@ type oracle struct {
 }
 
 func newOracle(o *org, c *corpus) *oracle {
-	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, asked: map[string]map[string]bool{},
+	return &oracle{org: o, corpus: c, messages: map[string]*shown{}, arrivals: map[string]*arrival{}, asked: map[string]map[string]bool{},
 		allowedNow: map[string]bool{}, askedAt: map[string]time.Time{}, lost: map[string]bool{}, byPath: map[string]int{}}
 }
 
@@ -148,11 +152,15 @@ func (or *oracle) see(path, where, text string, codes []string, readers []*perso
 	}
 	for _, p := range readers {
 		groups := or.org.groupsOfLocked(p, identityPath(path))
+		leakPath := path
+		if or.trailingLocked(where, p) {
+			leakPath += whileTrailing
+		}
 		for _, c := range codes {
 			info := or.corpus.codes[c]
 			if !info.doc.mayRead(groups) {
 				allowed[c] = false
-				or.leaks = append(or.leaks, Leak{Path: path, Where: where, Reader: p.describe(), Code: c, Kind: info.kind,
+				or.leaks = append(or.leaks, Leak{Path: leakPath, Where: where, Reader: p.describe(), Code: c, Kind: info.kind,
 					Doc: info.doc.path, Groups: info.doc.groups, Excerpt: excerpt(text, c)})
 				continue
 			}
@@ -217,14 +225,23 @@ func (or *oracle) postIssued(path, conversation, key, text string, issued time.T
 	if s.withdrawn {
 		path += " (after its withdrawal)"
 	}
-	var strict []*person
+	var strict, recorded []*person
 	for _, p := range readers() {
-		if s.withdrawn || !or.org.newcomerLocked(p, conversation, s.askedAt) || or.mayReadAllLocked(p, path, codes) {
+		switch {
+		case s.withdrawn || !or.org.newcomerLocked(p, conversation, s.askedAt) || or.mayReadAllLocked(p, path, codes):
 			strict = append(strict, p)
+			s.seen[p] = true
+		case or.recordedBeforeLocked(conversation, p, issued):
+			// cita had recorded this newcomer before the write was asked for: every write
+			// checked after that must have spared them, not only a withdrawal later.
+			recorded = append(recorded, p)
 			s.seen[p] = true
 		}
 	}
 	or.see(path, conversation, text, codes, strict)
+	if len(recorded) > 0 {
+		or.see(path+afterRecorded, conversation, text, codes, recorded)
+	}
 	if len(codes) > 0 {
 		s.excerpt = excerpt(text, codes[0])
 	}
@@ -275,16 +292,23 @@ func (or *oracle) pending() []Leak {
 				info := or.corpus.codes[c]
 				if !info.doc.mayRead(groups) {
 					ok = false
-					kind := "withdrawal after a join ("
-					if or.lost[s.where+"/"+p.slackID] {
-						kind = "withdrawal after a lost join ("
+					kind, owed := arrivalJoin, time.Time{}
+					switch a := or.arrivalLocked(s.where, p); {
+					case or.lost[s.where+"/"+p.slackID]:
+						kind = arrivalLost
+					case a != nil && a.workspace:
+						kind, owed = arrivalTeam, a.delivered
+					case a != nil && a.listedAt.After(a.delivered):
+						kind, owed = arrivalTrailing, a.delivered
+					case a != nil:
+						owed = a.delivered
 					}
 					suffix := ")"
 					if s.overwritten {
 						suffix = ") (after its withdrawal)"
 					}
 					out = append(out, Leak{Path: kind + s.path + suffix, Where: s.where, Reader: p.describe(), reader: p, key: key,
-						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt})
+						Code: c, Kind: info.kind, Doc: info.doc.path, Groups: info.doc.groups, Excerpt: s.excerpt, owed: owed})
 				}
 			}
 			if ok {
@@ -313,6 +337,7 @@ func (or *oracle) lostJoin(channel string, p *person) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.lost[channel+"/"+p.slackID] = true
+	delete(or.arrivals, channel+"/"+p.slackID)
 }
 
 func (or *oracle) result() (leaks []Leak, checked, shown int, byPath map[string]int) {

@@ -24,6 +24,13 @@ type person struct {
 	groups    map[string]bool // restricted groups held now
 	// grantedAt is when each group held now was granted during the run (zero: from the start).
 	grantedAt map[string]time.Time
+	// arrived is when they joined the workspace during the run (team_join; zero: from the
+	// start). Such newcomers have an address outside the organisation's domain (a contractor
+	// made a full member): they read every public channel, without the domain's group.
+	arrived time.Time
+	foreign bool
+	// deleted: deactivated (a newcomer leaves the workspace at the next churn); reads nothing.
+	deleted bool
 }
 
 // slackChannel is a channel of the fake Slack workspace.
@@ -62,6 +69,9 @@ type org struct {
 	// visitors joined while a reply was written; they leave at the next churn, so channels keep
 	// near their size and their answers keep carrying codes.
 	visitors []change
+	// newcomers joined the Slack workspace during the run (team_join): they read its public
+	// channels. They are not among people (who ask, and hold Discord roles and MCP tokens).
+	newcomers []*person
 }
 
 // orgSize sets how large a random organisation is.
@@ -114,6 +124,17 @@ func newOrg(rng *rand.Rand, size orgSize) *org {
 		o.channels = append(o.channels, c)
 		o.slackBy[c.id] = c
 	}
+	// The first public channel that is not pinned starts without guests (no rng is drawn: a
+	// seed's organisation stays as it was otherwise): a public channel with a guest answers
+	// from no document (the guest shares no group with the workspace), and one that answers
+	// from the domain's is what a new member of the workspace (team_join) reads without joining.
+	if c := o.openChannelLocked(); c != nil {
+		for _, p := range o.people {
+			if p.guest {
+				delete(c.members, p.slackID)
+			}
+		}
+	}
 	for i := range size.discordChannels {
 		c := &discordChannel{id: fmt.Sprintf("%d", 930000000000000000+i)}
 		if i > 0 { // channel 0 is public
@@ -159,7 +180,7 @@ func (o *org) groupsOfLocked(p *person, identity bool) map[string]bool {
 	}
 	if identity {
 		out[p.email] = true
-		if !p.guest {
+		if !p.guest && !p.foreign {
 			out[domainGroup] = true
 		}
 	}
@@ -207,7 +228,45 @@ func (o *org) slackReadersLocked(channel string) []*person {
 			out = append(out, p)
 		}
 	}
+	if c.public {
+		for _, p := range o.newcomers {
+			if !p.deleted {
+				out = append(out, p)
+			}
+		}
+	}
 	return out
+}
+
+// departNewcomersLocked deactivates every new member of the workspace still active, and returns
+// them: like visitors of a channel, they stay one round, so the domain's documents keep
+// reaching public channels in between. o.mu is held.
+func (o *org) departNewcomersLocked() []*person {
+	var out []*person
+	for _, p := range o.newcomers {
+		if !p.deleted {
+			p.deleted = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// newcomerJoinsLocked adds a new full member of the workspace: someone from another domain, with
+// some of the organisation's groups, who reads every public channel from now on. o.mu is held.
+func (o *org) newcomerJoinsLocked(rng *rand.Rand) *person {
+	n := len(o.people) + len(o.newcomers)
+	p := &person{n: n, slackID: fmt.Sprintf("U%05d", n), discordID: fmt.Sprintf("%d", 920000000000000000+n),
+		email: fmt.Sprintf("p%d@elsewhere.example", n), groups: map[string]bool{}, grantedAt: map[string]time.Time{},
+		arrived: time.Now(), foreign: true}
+	for _, g := range o.groups {
+		if rng.IntN(2) == 0 {
+			p.groups[g] = true
+		}
+	}
+	o.newcomers = append(o.newcomers, p)
+	o.bySlack[p.slackID] = p
+	return p
 }
 
 // discordReadersLocked returns who can see a Discord channel now: every member for a public
@@ -339,7 +398,7 @@ func (c *slackChannel) joinLocked(p *person) {
 func (o *org) newcomerLocked(p *person, conversation string, since time.Time) bool {
 	if c := o.slackBy[conversation]; c != nil {
 		if c.public && !p.guest {
-			return false
+			return p.arrived.After(since)
 		}
 		t, ok := c.joined[p.slackID]
 		return ok && t.After(since)
@@ -358,4 +417,19 @@ func (o *org) newcomerLocked(p *person, conversation string, since time.Time) bo
 		}
 	}
 	return earliest.After(since)
+}
+
+// pinnedChannel is the index of the Slack channel the harness pins to everyone and one group
+// (slack.channel_groups).
+const pinnedChannel = 1
+
+// openChannelLocked returns the first public Slack channel that is not pinned; nil when none.
+// o.mu is held (or o is not shared yet).
+func (o *org) openChannelLocked() *slackChannel {
+	for i, c := range o.channels {
+		if c.public && i != pinnedChannel {
+			return c
+		}
+	}
+	return nil
 }

@@ -59,7 +59,8 @@ func openReplica(ctx context.Context, connString, schema string, emb *hashembed.
 		rag.PipelineOptions{Cache: cache, MaxSources: 8, Logger: logger})
 	store := pgbot.New(pool)
 	faulty := &faultStore{Store: store, dice: d, rates: rates, breaks: storeBreaks{memoryIgnoresScope: f.memoryIgnoresScope,
-		traceIgnoresScope: f.traceIgnoresScope, recordDropped: f.recordDropped, skipWriteCheck: f.skipWriteCheck, wide: wide}}
+		traceIgnoresScope: f.traceIgnoresScope, recordDropped: f.recordDropped, skipWriteCheck: f.skipWriteCheck,
+		joinersIgnored: f.joinersIgnored, writeIgnoresReaders: f.writeIgnoresReaders, teamJoinIgnored: f.teamJoinIgnored, wide: wide}}
 	h := bot.NewHandler(p, faulty, bot.HandlerOptions{
 		// The harness asks far faster than people do; the rate limits are not what it tests.
 		RateLimit: bot.RateLimit{PerMinute: 1e6, Burst: 1e6},

@@ -35,8 +35,10 @@ type slackSide struct {
 	dice     *dice
 	noFaults bool // no in-flight joins, write faults or lost events
 	// inFlightJoins and lostJoins count the joins made while a reply was written, and the join
-	// events lost.
-	inFlightJoins, lostJoins atomic.Int64
+	// events lost; trailingJoins the joins Slack's member list showed only trailFor later;
+	// preparedJoins the joins recorded while an answer was being prepared, with the channel's
+	// member list failing; workspaceJoins the new members of the workspace.
+	inFlightJoins, lostJoins, trailingJoins, preparedJoins, workspaceJoins atomic.Int64
 
 	mu        sync.Mutex
 	threads   map[string][]slackThread // channel -> answered threads
@@ -46,6 +48,7 @@ type slackSide struct {
 	forceJoin map[string]bool          // channels whose next reply is written while someone joins
 	faulted   map[string]bool          // "channel/ts" of writes already faulted once
 	explained map[string]int           // "How I answered" outcomes (explainOutcome), for the report
+	waits     recordWaits              // answers waiting for cita to record a join (slackarrivals.go)
 }
 
 // slackThread is an answer in a channel thread: where follow-ups and clicks go.
@@ -62,6 +65,9 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*
 	s.fake.duringWrite = s.duringWrite
 	for _, r := range replicas {
 		r.faulty.recordFailed = s.recordFailed
+		r.faulty.preparing = s.preparing
+		r.faulty.readerAdded = s.readerAdded
+		r.faulty.withdrewFor = s.withdrewFor
 	}
 	roles := map[string][]string{}
 	for _, g := range o.groups {
@@ -78,7 +84,7 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*
 			BotToken: "xoxb-leakcheck", SigningSecret: s.secret, APIURL: s.fake.apiURL(),
 			Handler: r.handler, Store: r.faulty, Access: access,
 			// A pinned channel: its answers use at most these groups, within what every reader may read.
-			ChannelGroups:  map[string][]string{o.channels[1].id: {everyone, o.groups[0]}},
+			ChannelGroups:  map[string][]string{o.channels[pinnedChannel].id: {everyone, o.groups[0]}},
 			UpdateInterval: 50 * time.Millisecond, Logger: logger,
 		})
 		if err != nil {
@@ -259,9 +265,9 @@ func (s *slackSide) click(ctx context.Context, replica int, channel string, th s
 	return ok, f.text, nil
 }
 
-// announce sends the events of churn: a join to the channel, a user group change to the
-// workspace; each to one replica. Leaving sends nothing (Slack's member_left_channel only
-// narrows who reads).
+// announce sends the events of churn: a join or a leave to the channel, a user group change
+// to the workspace; each to one replica. A leave only narrows who reads, but it stops cita
+// counting a joiner the member list never showed (a lost one: a minute later).
 func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []change) error {
 	for _, c := range changes {
 		ts := s.nextTS()
@@ -270,6 +276,13 @@ func (s *slackSide) announce(ctx context.Context, rng *rand.Rand, changes []chan
 		case "join":
 			s.join(ctx, c.channel, c.person, rng)
 			continue
+		case "leave":
+			s.oracle.departed(c.channel, c.person)
+			if !s.noFaults && s.dice.oneIn("lost leave/"+c.channel, lostJoinOneIn) {
+				continue // lost: cita stops counting a joiner the list never showed a minute later
+			}
+			ev = map[string]any{"type": "member_left_channel", "user": c.person.slackID, "channel": c.channel,
+				"channel_type": "G", "event_ts": ts}
 		case "grant", "revoke":
 			ev = map[string]any{"type": "subteam_members_changed", "subteam_id": "S0000", "team_id": "T1", "event_ts": ts,
 				"added_users": []string{}, "removed_users": []string{c.person.slackID}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type fakeSlack struct {
 	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button now (0: none)
 	threads map[string]string          // "channel/ts" of a reply -> its thread
 	failing map[string]int             // channel -> how many more conversations.members calls fail
+	// unlisted is, per "channel/user", when conversations.members starts listing a joiner:
+	// Slack's list trails member_joined_channel.
+	unlisted map[string]time.Time
 	// inThread is, per conversation, the thread its question in flight is answered in ("" at
 	// top level); replies the messages posted there since: a withdrawal notice written into one
 	// of them is the question's reply (cita answered, then withdrew the answer when someone
@@ -58,7 +62,7 @@ type slackFinal struct {
 
 func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
 	f := &fakeSlack{org: o, oracle: or, dice: d, finals: map[string]chan slackFinal{}, paths: map[string]string{},
-		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{},
+		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}, unlisted: map[string]time.Time{},
 		inThread: map[string]string{}, replies: map[string]map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
@@ -98,6 +102,16 @@ func (f *fakeSlack) replyWithdrawn(channel, ts, text string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.replies[channel][ts]
+}
+
+// retitle renames the path asking in conversation now, when it is path: what the try turned
+// into (a join while its answer was prepared), for its messages and its count.
+func (f *fakeSlack) retitle(conversation, path, to string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.paths[conversation] == path {
+		f.paths[conversation] = to
+	}
 }
 
 func (f *fakeSlack) pathIn(conversation string) string {
@@ -173,7 +187,7 @@ func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 
 func (f *fakeSlack) userJSON(p *person) map[string]any {
 	return map[string]any{"id": p.slackID, "team_id": "T1", "name": strings.ToLower(p.slackID), "is_restricted": p.guest,
-		"profile": map[string]any{"email": p.email}}
+		"deleted": p.deleted, "profile": map[string]any{"email": p.email}}
 }
 
 func (f *fakeSlack) userInfo(id string) map[string]any {
@@ -199,12 +213,13 @@ func (f *fakeSlack) usersList(cursor string) map[string]any {
 	if start == 0 {
 		members = append(members, map[string]any{"id": slackBot, "team_id": "T1", "name": "cita", "is_bot": true})
 	}
-	end := min(start+page, len(f.org.people))
-	for _, p := range f.org.people[min(start, end):end] {
+	everyone := append(slices.Clone(f.org.people), f.org.newcomers...)
+	end := min(start+page, len(everyone))
+	for _, p := range everyone[min(start, end):end] {
 		members = append(members, f.userJSON(p))
 	}
 	next := ""
-	if end < len(f.org.people) {
+	if end < len(everyone) {
 		next = strconv.Itoa(end)
 	}
 	return map[string]any{"ok": true, "members": members, "response_metadata": map[string]any{"next_cursor": next}}
@@ -232,6 +247,21 @@ func (f *fakeSlack) dmWithLocked(id string) *person {
 		return nil
 	}
 	return f.org.bySlack["U"+id[1:]]
+}
+
+// trail keeps user out of channel's conversations.members until listedAt.
+func (f *fakeSlack) trail(channel, user string, listedAt time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.unlisted[channel+"/"+user] = listedAt
+}
+
+// listed reports whether conversations.members shows user in channel now.
+func (f *fakeSlack) listed(channel, user string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.unlisted[channel+"/"+user]
+	return !ok || !time.Now().Before(t)
 }
 
 // failMembers makes the next n conversations.members calls for channel fail.
@@ -262,7 +292,7 @@ func (f *fakeSlack) conversationMembers(id string) map[string]any {
 	}
 	members := []string{slackBot}
 	for _, p := range f.org.people {
-		if c.members[p.slackID] {
+		if c.members[p.slackID] && f.listed(id, p.slackID) {
 			members = append(members, p.slackID)
 		}
 	}
@@ -276,7 +306,7 @@ func (f *fakeSlack) userGroups() map[string]any {
 	groups := []any{}
 	for i, g := range f.org.groups {
 		users := []string{}
-		for _, p := range f.org.people {
+		for _, p := range append(slices.Clone(f.org.people), f.org.newcomers...) {
 			if p.groups[g] {
 				users = append(users, p.slackID)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/bot/internal/bottest"
@@ -105,7 +106,7 @@ func TestReadersReadBeforeAChangeAreRefused(t *testing.T) {
 		t.Fatalf("readers read before the join replaced it: %v", err)
 	}
 	joiners, err := env.Bot.ChannelJoiners(ctx, "slack", "T1", "C1", bot.JoinerTTL)
-	if err != nil || len(joiners) != 1 || joiners[0] != "UGUEST" {
+	if err != nil || len(joiners) != 1 || joiners[0].UserID != "UGUEST" || time.Since(joiners[0].Joined) > time.Minute {
 		t.Fatalf("joiners %v, %v; want [UGUEST]", joiners, err)
 	}
 	if joiners, _ := env.Bot.ChannelJoiners(ctx, "slack", "T1", "C1", 0); len(joiners) != 0 {

@@ -115,21 +115,21 @@ func (s *Store) AddReader(ctx context.Context, platform, workspace, channel, use
 }
 
 // ChannelJoiners implements bot.Audiences; joiners older than ttl are deleted on the way.
-func (s *Store) ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]string, error) {
+func (s *Store) ChannelJoiners(ctx context.Context, platform, workspace, channel string, ttl time.Duration) ([]bot.Joiner, error) {
 	rows, err := s.pool.Query(ctx, `WITH expired AS (
 			DELETE FROM bot_channel_joiners WHERE platform = $1 AND workspace = $2 AND channel = $3
 				AND joined_at < now() - $4::interval)
-		SELECT user_id FROM bot_channel_joiners WHERE platform = $1 AND workspace = $2 AND channel = $3
+		SELECT user_id, joined_at FROM bot_channel_joiners WHERE platform = $1 AND workspace = $2 AND channel = $3
 			AND joined_at >= now() - $4::interval
 		ORDER BY user_id`, platform, workspace, channel, ttl)
 	if err != nil {
 		return nil, fmt.Errorf("read joiners of %s: %w", channel, err)
 	}
-	users, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	joiners, err := pgx.CollectRows(rows, pgx.RowToStructByPos[bot.Joiner])
 	if err != nil {
 		return nil, fmt.Errorf("read joiners of %s: %w", channel, err)
 	}
-	return users, nil
+	return joiners, nil
 }
 
 // ForgetJoiners implements bot.Audiences.

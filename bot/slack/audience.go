@@ -41,11 +41,12 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 	if err != nil {
 		return audience{}, fmt.Errorf("conversations.info %s: %w", channel, err)
 	}
+	asked := time.Now()
 	members, err := a.channelMembers(ctx, channel)
 	if err != nil {
 		return audience{}, err
 	}
-	if members, err = a.withJoiners(ctx, channel, members); err != nil {
+	if members, err = a.withJoiners(ctx, channel, members, asked); err != nil {
 		return audience{}, err
 	}
 	roles, err := a.userGroups(ctx, v)
@@ -82,25 +83,28 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 	return aud, nil
 }
 
-// withJoiners returns members with the channel's recent joiners (bot.Audiences.ChannelJoiners)
-// that the list does not show yet: Slack's conversations.members trails member_joined_channel,
-// and whoever joined reads the history at once. Joiners the list shows are forgotten; a failure
-// to forget only keeps them counted.
-func (a *Adapter) withJoiners(ctx context.Context, channel string, members []string) ([]string, error) {
+// withJoiners returns members, the complete list Slack gave when asked at listed, with the
+// channel's recent joiners (bot.Audiences.ChannelJoiners) that it does not show yet: Slack's
+// conversations.members trails member_joined_channel, and whoever joined reads the history at
+// once. Joiners the list shows are forgotten, and so are those it still does not show more than
+// bot.JoinerListGrace after they joined (they left, and the member_left_channel was lost); a
+// failure to forget only keeps them counted.
+func (a *Adapter) withJoiners(ctx context.Context, channel string, members []string, listed time.Time) ([]string, error) {
 	joiners, err := a.opts.Store.ChannelJoiners(ctx, platform, a.teamID, channel, bot.JoinerTTL)
 	if err != nil {
 		return nil, err
 	}
-	var listed []string
+	var forget []string
 	for _, j := range joiners {
-		if slices.Contains(members, j) {
-			listed = append(listed, j)
-		} else {
-			members = append(members, j)
+		switch {
+		case slices.Contains(members, j.UserID), listed.Sub(j.Joined) > bot.JoinerListGrace:
+			forget = append(forget, j.UserID)
+		default:
+			members = append(members, j.UserID)
 		}
 	}
-	if err := a.opts.Store.ForgetJoiners(ctx, platform, a.teamID, channel, listed); err != nil {
-		a.logger.WarnContext(ctx, "forget slack joiners the member list shows", slog.String("channel_id", channel), slog.Any("error", err))
+	if err := a.opts.Store.ForgetJoiners(ctx, platform, a.teamID, channel, forget); err != nil {
+		a.logger.WarnContext(ctx, "forget slack joiners the member list shows or left", slog.String("channel_id", channel), slog.Any("error", err))
 	}
 	return members, nil
 }
