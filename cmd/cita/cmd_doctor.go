@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/citahq/cita/config"
+	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
 	"github.com/citahq/cita/rag/translate"
 )
@@ -28,7 +29,9 @@ func init() {
 Checks what cita needs and prints ok or FAIL for each, with the fix: the configuration is
 valid; the database answers; pgvector is 0.8 or newer; the schema is at the newest migration;
 each read replica (database.read_urls) answers, is a standby of the primary and how far behind it
-is; the tokens of the enabled chat adapters are present; the chat and embedding endpoints answer
+is; the server's settings fit a first index and its HNSW build (maintenance_work_mem for the
+graph, max_wal_size, jit off; a WARN says what to set); the tokens of the enabled chat adapters
+are present; the chat and embedding endpoints answer
 GET /models (when configured); the offline translator for cross-lingual search (Apertium)
 translates (a WARN when it is missing: search then stays monolingual). Exits 1 when a check
 fails. It changes nothing (it does not
@@ -140,6 +143,16 @@ func checkDatabase(ctx context.Context, e *env, cfg *config.Config) []checkResul
 			fix: "run `cita migrate` (or start `cita serve`, which migrates)"})
 	default:
 		out = append(out, checkResult{name: "migrations", detail: fmt.Sprintf("schema at migration %d (newest %d)", current, target), ok: true})
+	}
+	if settings, err := readServerSettings(cctx, conn); err != nil {
+		out = append(out, checkResult{name: "server settings", detail: err.Error(), warn: true,
+			fix: "check that the database user may read pg_settings and the chunks table"})
+	} else {
+		dim := cfg.Embedder.Dimensions
+		if dim <= 0 {
+			dim = hashembed.DefaultDimension
+		}
+		out = append(out, checkServerSettings(settings, dim))
 	}
 	return append(out, checkReplicas(ctx, conn, cfg.Database)...)
 }

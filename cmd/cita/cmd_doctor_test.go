@@ -96,6 +96,8 @@ slack:
 		"ok    database: PostgreSQL",
 		"ok    pgvector: version 0.",
 		"ok    migrations: schema at migration",
+		"WARN  server settings: maintenance_work_mem is", // the test cluster's 512 MB, against 1M chunks of 1536 dimensions
+		"fix: as a superuser, if the server has the memory: ALTER SYSTEM SET maintenance_work_mem",
 		"ok    slack: on, Socket Mode",
 		"ok    discord: off",
 		"FAIL  chat endpoint: GET http://127.0.0.1:",

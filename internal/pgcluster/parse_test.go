@@ -142,8 +142,10 @@ func TestServerEnvDropsPostgresVariables(t *testing.T) {
 
 func TestSettingsText(t *testing.T) {
 	t.Parallel()
-	durable, fast := settingsText(false), settingsText(true)
-	for _, want := range []string{"shared_buffers = '512MB'", "work_mem = '32MB'", "max_connections = 100", "max_parallel_workers_per_gather = 2"} {
+	m := Machine{Memory: 24 * gib, CPUs: 2, SharedMemory: 12 * gib, FreeDisk: 200 * gib}
+	durable, fast := settingsText(m, false), settingsText(m, true)
+	for _, want := range []string{"shared_buffers = '6144MB'", "maintenance_work_mem = '6144MB'", "max_parallel_maintenance_workers = 1",
+		"max_wal_size = '10240MB'", "work_mem = '32MB'", "max_connections = 100", "jit = off"} {
 		if !strings.Contains(durable, want) {
 			t.Errorf("settings lack %q:\n%s", want, durable)
 		}
@@ -151,10 +153,44 @@ func TestSettingsText(t *testing.T) {
 	if strings.Contains(durable, "fsync") {
 		t.Errorf("durable settings turn fsync off:\n%s", durable)
 	}
-	for _, want := range []string{"fsync = off", "synchronous_commit = off", "full_page_writes = off"} {
+	for _, want := range []string{"fsync = off", "synchronous_commit = off", "full_page_writes = off", "shared_buffers = '512MB'"} {
 		if !strings.Contains(fast, want) {
 			t.Errorf("fast settings lack %q", want)
 		}
+	}
+}
+
+// TestSized checks the sizes chosen for a few machines: the HNSW build's memory follows the
+// machine, up to 8 GB; builds run in parallel only when their memory fits in /dev/shm; the WAL
+// follows the free disk, from 1 to 16 GB.
+func TestSized(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		m    Machine
+		want Sizes
+	}{
+		{"the 2-core, 24 GB machine", Machine{Memory: 24 * gib, CPUs: 2, SharedMemory: 12 * gib, FreeDisk: 200 * gib},
+			Sizes{SharedBuffers: 6 * gib, EffectiveCache: 18 * gib, MaintenanceWorkMem: 6 * gib, AutovacuumWorkMem: 768 * mib,
+				MaxWALSize: 10 * gib, ParallelMaintenanceWorkers: 1}},
+		{"a container with a small /dev/shm", Machine{Memory: 8 * gib, CPUs: 4, SharedMemory: 64 * mib, FreeDisk: 10 * gib},
+			Sizes{SharedBuffers: 2 * gib, EffectiveCache: 6 * gib, MaintenanceWorkMem: 2 * gib, AutovacuumWorkMem: 256 * mib,
+				MaxWALSize: gib, ParallelMaintenanceWorkers: 0}},
+		{"a large machine", Machine{Memory: 256 * gib, CPUs: 32, SharedMemory: 128 * gib, FreeDisk: 4096 * gib},
+			Sizes{SharedBuffers: 8 * gib, EffectiveCache: 64 * gib, MaintenanceWorkMem: 8 * gib, AutovacuumWorkMem: gib,
+				MaxWALSize: 16 * gib, ParallelMaintenanceWorkers: 31}},
+		{"nothing known", Machine{Memory: 2 * gib, CPUs: 1},
+			Sizes{SharedBuffers: 512 * mib, EffectiveCache: 1536 * mib, MaintenanceWorkMem: 512 * mib, AutovacuumWorkMem: 64 * mib,
+				MaxWALSize: gib, ParallelMaintenanceWorkers: 0}},
+	}
+	for _, c := range cases {
+		if got := Sized(c.m, false); got != c.want {
+			t.Errorf("%s: Sized = %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	// 1M vectors of 384 dimensions fit the 24 GB machine's build memory.
+	if need := 1_000_000 * HNSWBytesPerVector(384); need > Sized(cases[0].m, false).MaintenanceWorkMem {
+		t.Errorf("a 1M-vector graph needs %d MB, more than the build memory", need/mib)
 	}
 }
 

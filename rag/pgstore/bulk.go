@@ -128,8 +128,8 @@ func (s *Store) recoverLocked(ctx context.Context, conn *pgx.Conn) (bool, error)
 
 // finishBulkLoad completes the load recorded in bulk_load: the statistics (global and per access
 // class), rebuilt in the same transaction that stops the triggers from skipping (so no write
-// falls between the two), then the vector index of the load's model, then the row, then fresh
-// planner statistics.
+// falls between the two), then the vector index of the load's model, then the row, then the
+// large classes' own graphs, then fresh planner statistics.
 func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 	var model string
 	var dimension int
@@ -164,6 +164,13 @@ func (s *Store) finishBulkLoad(ctx context.Context, conn *pgx.Conn) error {
 	}
 	if _, err := conn.Exec(ctx, `DELETE FROM bulk_load`); err != nil {
 		return fmt.Errorf("clear bulk load state: %w", err)
+	}
+	// The large classes' own graphs, now that their sizes are known (class_graphs.go); built
+	// in one pass each, as nothing else writes yet.
+	if model == s.model.Model && dimension == s.model.Dimension {
+		if _, _, err := s.ensureClassGraphs(ctx, conn, false); err != nil {
+			return err
+		}
 	}
 	// Fresh planner statistics for the table the load just filled.
 	if _, err := conn.Exec(ctx, "ANALYZE chunks"); err != nil {

@@ -196,7 +196,8 @@ func (s *Store) SetFingerprint(ctx context.Context, source, externalID, fingerpr
 
 // CompactStats folds the pending document-frequency deltas into lexeme_stats (the vocabulary the
 // full-text arm's fuzzy expansion reads) and the per-class class_lexeme_stats, then moves the
-// chunks' GIN indexes' pending lists into the indexes proper. Indexers call it after a run; it
+// chunks' GIN indexes' pending lists into the indexes proper, then builds or drops the large
+// access classes' own vector graphs (EnsureClassGraphs). Indexers call it after a run; it
 // returns the number of lexemes folded (0 when another caller is compacting).
 //
 // A GIN index takes new entries into an unsorted pending list that every search reads whole
@@ -210,6 +211,9 @@ func (s *Store) CompactStats(ctx context.Context) (int64, error) {
 	}
 	if _, err := s.pool.Exec(ctx, flushPendingSQL); err != nil {
 		return 0, fmt.Errorf("flush the chunks' GIN pending lists: %w", err)
+	}
+	if _, _, err := s.EnsureClassGraphs(ctx); err != nil {
+		return 0, fmt.Errorf("compact term statistics: %w", err)
 	}
 	return n, nil
 }

@@ -63,9 +63,29 @@ func explainFirst(ctx context.Context, q querier, name, sql string, args ...any)
 	if err != nil {
 		return fmt.Errorf("explain %s: %w", name, err)
 	}
+	p.add(name, lines)
+	return nil
+}
+
+// collectPlan reads, from a batch, the result of an EXPLAIN queued before the statement it
+// explains, and adds it to p under name.
+func collectPlan(br pgx.BatchResults, p *Plans, name string) error {
+	rows, err := br.Query()
+	if err != nil {
+		return fmt.Errorf("explain %s: %w", name, err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("explain %s: %w", name, err)
+	}
+	p.add(name, lines)
+	return nil
+}
+
+// add records a plan's lines under name, its long literals shortened.
+func (p *Plans) add(name string, lines []string) {
 	text := longLiteral.ReplaceAllString(strings.Join(lines, "\n"), "'[…]'")
 	p.mu.Lock()
 	p.list = append(p.list, Plan{Name: name, Text: text})
 	p.mu.Unlock()
-	return nil
 }

@@ -305,23 +305,6 @@ func strongestWords(terms []queryTerm, max int) []queryTerm {
 	return out
 }
 
-// candidateTerms picks the terms that generate candidates: the rarest first, then more while
-// their summed document frequency stays within budget; always at least one.
-func candidateTerms(terms []queryTerm, budget int64) []queryTerm {
-	sorted := append([]queryTerm(nil), terms...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].DF < sorted[j].DF })
-	var out []queryTerm
-	var sum int64
-	for _, t := range sorted {
-		if len(out) > 0 && sum+t.DF > budget {
-			break
-		}
-		out = append(out, t)
-		sum += t.DF
-	}
-	return out
-}
-
 // tsqueryOr renders lexemes as an OR tsquery, quoting each lexeme.
 func tsqueryOr(lexemes []string) string {
 	parts := make([]string, 0, len(lexemes))

@@ -37,10 +37,20 @@ type Store struct {
 	// Overfetch multiplies k for the relaxed-order index scan before the exact re-sort
 	// (default 4).
 	Overfetch int
-	// FTSCandidateBudget bounds how many chunks the full-text arm scores: rare query terms
-	// generate candidates first, common ones join while their summed document frequency stays
-	// under the budget.
+	// ExactVectorMax is how many chunks the vector arm scans exactly, at most, rather than
+	// through the shared HNSW graph: the readable classes without a graph of their own, summed
+	// (vector_plan.go; default DefaultExactVectorMax).
+	ExactVectorMax int64
+	// OwnGraphMin is how many chunks of the model an access class holds before it gets an HNSW
+	// graph of its own (class_graphs.go; default DefaultOwnGraphMin).
+	OwnGraphMin int64
+	// FTSCandidateBudget bounds how many chunks the full-text arm reads (their summed document
+	// frequencies): the words with the highest BM25 bounds generate candidates first, and the
+	// others only while they could still lift a chunk into the top k (fts_score.go).
 	FTSCandidateBudget int
+	// ftsExhaustive reads every candidate of every word at once: the truth the pruned arm is
+	// tested against.
+	ftsExhaustive bool
 }
 
 // New returns a store for the given embedding model. It returns an error when the model name or
@@ -61,6 +71,8 @@ func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Stor
 		modelLit:           "'" + model.Model + "'", // safe: modelName allows no quote
 		EfSearch:           400,
 		Overfetch:          4,
+		ExactVectorMax:     DefaultExactVectorMax,
+		OwnGraphMin:        DefaultOwnGraphMin,
 		FTSCandidateBudget: 1000,
 	}, nil
 }

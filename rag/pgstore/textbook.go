@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -45,7 +46,8 @@ func (s *Store) SearchTextbook(ctx context.Context, question, lang string, vec [
 	from, until := periodArgs(scope)
 	var hits []rag.ArmHit
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, hnswSettings(max(s.EfSearch, perArm))); err != nil {
+		setSQL, setArgs := settingsSQL(slices.Concat(armSettings, vectorScanSettings(max(s.EfSearch, perArm))))
+		if _, err := tx.Exec(ctx, setSQL, setArgs...); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, fmt.Sprintf(textbookSQL, s.vectorExpr, s.modelLit),

@@ -42,17 +42,21 @@ type ApertiumOptions struct {
 	// RestartWait caps how long a query waits for a pipeline restarting after a crash or a
 	// timeout (the restart goes on in the background); default DefaultRestartWait.
 	RestartWait time.Duration
-	Logger      *slog.Logger // nil means slog.Default()
+	// Pipelines is how many pipelines of each kind run (per direction: the translation, the
+	// analyser and the bilingual dictionary); default DefaultPipelines.
+	Pipelines int
+	Logger    *slog.Logger // nil means slog.Default()
 }
 
-// Apertium translates queries through two kept-alive Apertium pipelines, Spanish to English and
-// English to Spanish, each started on its first query. It is safe for concurrent use: queries in
-// one direction take turns (a query takes a few milliseconds). A pipeline that crashes or times
-// out is stopped, every process reaped, and started again in the background by a later query,
-// which waits for it at most RestartWait.
+// Apertium translates queries through kept-alive Apertium pipelines, Spanish to English and
+// English to Spanish, a pool of them per direction (ApertiumOptions.Pipelines), each started on
+// its first query. It is safe for concurrent use: a query takes a free pipeline of its
+// direction, and waits for one when all are busy (a query takes a few milliseconds). A pipeline
+// that crashes or times out is stopped, every process reaped, and started again in the
+// background by a later query, which waits for it at most RestartWait.
 type Apertium struct {
-	pipes        map[string]*pipeline
-	senses       map[string]*sensePipes // the analyser and bilingual dictionary of each direction
+	pipes        map[string]*pipelinePool
+	senses       map[string]*sensePipes // the analysers and bilingual dictionaries of each direction
 	timeout      time.Duration
 	startTimeout time.Duration
 }
@@ -82,15 +86,20 @@ func NewApertium(opts ApertiumOptions) (*Apertium, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &Apertium{pipes: map[string]*pipeline{}, senses: map[string]*sensePipes{}, timeout: opts.Timeout, startTimeout: opts.StartTimeout}
+	if opts.Pipelines <= 0 {
+		opts.Pipelines = DefaultPipelines
+	}
+	a := &Apertium{pipes: map[string]*pipelinePool{}, senses: map[string]*sensePipes{}, timeout: opts.Timeout, startTimeout: opts.StartTimeout}
 	for pair, mode := range apertiumModes {
 		stages, err := readMode(opts.ModesDir, mode)
 		if err != nil {
 			return nil, err
 		}
-		p := newPipeline(mode, stages, opts.Logger)
-		p.restartWait = opts.RestartWait
-		a.pipes[pair] = p
+		a.pipes[pair] = newPipelinePool(mode, opts.Pipelines, func() *pipeline {
+			p := newPipeline(mode, stages, opts.Logger)
+			p.restartWait = opts.RestartWait
+			return p
+		})
 		sp, err := newSensePipes(mode, stages, opts)
 		if err != nil {
 			return nil, err
@@ -120,32 +129,35 @@ func (a *Apertium) Translate(ctx context.Context, text, from, to string) (string
 	return stripMarks(out), nil
 }
 
-// Warm starts both pipelines now, so the first question does not wait for the programs to load
-// their data. It returns the first error; Translate retries a failed start later anyway.
+// Warm starts every pipeline now, all at once, so the first questions do not wait for the
+// programs to load their data. It returns their errors; Translate retries a failed start later
+// anyway.
 func (a *Apertium) Warm(ctx context.Context) error {
 	var errs []error
-	for pair := range a.pipes {
-		from, to, _ := strings.Cut(pair, "-")
-		if _, err := a.Translate(ctx, "hola", from, to); err != nil {
-			errs = append(errs, err)
-		}
-		if _, err := a.Senses(ctx, "hola", from, to); err != nil {
-			errs = append(errs, err)
-		}
+	for _, pool := range a.pools() {
+		errs = append(errs, pool.warm(ctx, "hola", a.timeout, a.startTimeout))
 	}
 	return errors.Join(errs...)
 }
 
-// Close stops both pipelines and reaps their processes; later queries fail.
+// Close stops every pipeline and reaps their processes; later queries fail.
 func (a *Apertium) Close() error {
-	for _, p := range a.pipes {
-		p.close()
-	}
-	for _, sp := range a.senses {
-		sp.analyse.close()
-		sp.bidix.close()
+	for _, pool := range a.pools() {
+		pool.close()
 	}
 	return nil
+}
+
+// pools returns every pool: the translations, the analysers and the dictionaries.
+func (a *Apertium) pools() []*pipelinePool {
+	var out []*pipelinePool
+	for _, p := range a.pipes {
+		out = append(out, p)
+	}
+	for _, sp := range a.senses {
+		out = append(out, sp.analyse, sp.bidix)
+	}
+	return out
 }
 
 // streamSafe makes text a valid Apertium stream of one line: the format's reserved characters

@@ -40,6 +40,7 @@ type pipeline struct {
 	// while one runs in the background, holding sem.
 	restartWait time.Duration
 	restarting  atomic.Bool
+	running     atomic.Bool // its processes run (set by start, cleared by stop)
 	// Below: guarded by sem.
 	cmds    []*exec.Cmd
 	stdin   io.WriteCloser
@@ -235,11 +236,17 @@ func (p *pipeline) start() error {
 	}
 	p.out, p.stdout = prev, bufio.NewReader(prev)
 	p.started++
+	p.running.Store(true)
 	return nil
 }
 
+// ready reports whether the pipeline runs and is not being restarted: a query it takes is
+// answered without waiting for programs to load.
+func (p *pipeline) ready() bool { return p.running.Load() && !p.restarting.Load() }
+
 // stop kills every stage and waits for each, so none is left a zombie, and closes the pipes.
 func (p *pipeline) stop() {
+	p.running.Store(false)
 	if p.stdin != nil {
 		_ = p.stdin.Close()
 	}

@@ -25,9 +25,10 @@ var senseTags = map[string]bool{"n": true, "np": true, "adj": true, "vblex": tru
 // maxSenseBridges bounds the bridges of one query (a long question of ambiguous words).
 const maxSenseBridges = 60
 
-// sensePipes are one direction's analyser and bilingual dictionary.
+// sensePipes are one direction's analysers and bilingual dictionaries (pools, as the
+// translation's).
 type sensePipes struct {
-	analyse, bidix *pipeline
+	analyse, bidix *pipelinePool
 }
 
 // newSensePipes takes the analyser (the mode's first program) and the bilingual dictionary
@@ -50,10 +51,12 @@ func newSensePipes(mode string, stages []stage, opts ApertiumOptions) (*sensePip
 	if bidix == nil {
 		return nil, fmt.Errorf("apertium mode %s: no bilingual dictionary stage (lt-proc -b)", mode)
 	}
-	mk := func(name string, st stage) *pipeline {
-		p := newPipeline(mode+" "+name, []stage{st}, opts.Logger)
-		p.restartWait = opts.RestartWait
-		return p
+	mk := func(name string, st stage) *pipelinePool {
+		return newPipelinePool(mode+" "+name, opts.Pipelines, func() *pipeline {
+			p := newPipeline(mode+" "+name, []stage{st}, opts.Logger)
+			p.restartWait = opts.RestartWait
+			return p
+		})
 	}
 	return &sensePipes{analyse: mk("analyser", stages[0]), bidix: mk("dictionary", *bidix)}, nil
 }

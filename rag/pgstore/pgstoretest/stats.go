@@ -11,10 +11,11 @@ import (
 // ClassStatsProblems compares the per-access-class statistics (stats plus pending deltas) with
 // a count from the chunks themselves, and says what differs, or returns "". A readable chunk
 // whose groups have no access class is a problem too; a withheld chunk (no group) has no class
-// and counts nowhere. On a query error it calls t.Fatal.
+// and counts nowhere. A chunk whose class_id is not its groups' class (none for a withheld one) is
+// a problem too. On a query error it calls t.Fatal.
 func ClassStatsProblems(t testing.TB, pool *pgxpool.Pool) string {
 	t.Helper()
-	var lexemes, corpus, classless int
+	var lexemes, corpus, classless, misclassed int
 	err := pool.QueryRow(context.Background(), `
 		WITH truth AS (
 			SELECT c.id AS class_id, l AS lexeme, count(*)::int AS df
@@ -37,13 +38,15 @@ func ClassStatsProblems(t testing.TB, pool *pgxpool.Pool) string {
 			(SELECT count(*) FROM ctruth FULL JOIN cknown USING (class_id, kind)
 				WHERE ctruth.chunks IS DISTINCT FROM cknown.chunks OR ctruth.total_len IS DISTINCT FROM cknown.total_len),
 			(SELECT count(*) FROM chunks ch WHERE cardinality(ch.groups) > 0
-				AND NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups))`).Scan(&lexemes, &corpus, &classless)
+				AND NOT EXISTS (SELECT 1 FROM access_classes c WHERE c.groups = ch.groups)),
+			(SELECT count(*) FROM chunks ch LEFT JOIN access_classes c ON c.groups = ch.groups
+				WHERE ch.class_id IS DISTINCT FROM c.id)`).Scan(&lexemes, &corpus, &classless, &misclassed)
 	if err != nil {
 		t.Fatalf("count per-class statistics: %v", err)
 	}
-	if lexemes == 0 && corpus == 0 && classless == 0 {
+	if lexemes == 0 && corpus == 0 && classless == 0 && misclassed == 0 {
 		return ""
 	}
-	return fmt.Sprintf("per access class: %d (class, lexeme) frequencies and %d (class, kind) corpus rows are wrong, %d chunks have no class",
-		lexemes, corpus, classless)
+	return fmt.Sprintf("per access class: %d (class, lexeme) frequencies and %d (class, kind) corpus rows are wrong, %d chunks have no class, %d name another class than their groups'",
+		lexemes, corpus, classless, misclassed)
 }
