@@ -144,17 +144,6 @@ func Support(req ComposeRequest) SupportReport {
 	return rep
 }
 
-// otherLang is the other language cita answers in ("" for anything but "es" and "en").
-func otherLang(l string) string {
-	switch l {
-	case "es":
-		return "en"
-	case "en":
-		return "es"
-	}
-	return ""
-}
-
 // topicWords keeps the words that may say what a question is about: not chatty or light words
 // (how people ask), not numbers.
 func topicWords(words []string) []string {
