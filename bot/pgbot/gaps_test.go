@@ -16,14 +16,16 @@ import (
 // gapEnv asks questions through the real handler and pipeline and groups the gaps with the
 // real topic reader (no glossary, no translator: English words stand for themselves).
 type gapEnv struct {
-	t   *testing.T
-	env *bottest.Env
-	h   *bot.Handler
+	t     *testing.T
+	env   *bottest.Env
+	h     *bot.Handler
+	scope rag.Scope // the askers'
 }
 
 func newGapEnv(t *testing.T) *gapEnv {
 	env := bottest.New(t)
-	return &gapEnv{t: t, env: env, h: bot.NewHandler(env.Pipeline, env.Bot, bot.HandlerOptions{RateLimit: bot.RateLimit{PerMinute: 600, Burst: 100}})}
+	return &gapEnv{t: t, env: env, h: bot.NewHandler(env.Pipeline, env.Bot, bot.HandlerOptions{RateLimit: bot.RateLimit{PerMinute: 600, Burst: 100}}),
+		scope: rag.MustScope("everyone")}
 }
 
 type where int
@@ -38,7 +40,7 @@ const (
 func (g *gapEnv) ask(user, text string, w where) bot.Outgoing {
 	g.t.Helper()
 	in := bot.Incoming{Conversation: bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: "D" + user},
-		UserID: user, Text: text, Scope: rag.MustScope("everyone"), Audience: bot.AudiencePrivate}
+		UserID: user, Text: text, Scope: g.scope, Audience: bot.AudiencePrivate}
 	switch w {
 	case inPrivate:
 		in.Conversation.Channel, in.Audience = "GPRIV", bot.AudienceChannel
