@@ -190,10 +190,17 @@ func (f *GapFollower) followOne(ctx context.Context, g OpenGap, since time.Time,
 	return nil
 }
 
-// GapFollowUpIntro is the line a follow-up starts with, in lang.
-func GapFollowUpIntro(lang string) string {
-	if lang == "es" {
-		return "Nuestra documentación ya responde a esta pregunta:"
+// GapFollowUpIntro is the line a follow-up starts with, in lang: in the thread it was asked in,
+// it points up; to the asker who shared it, it quotes the question.
+func GapFollowUpIntro(lang, question string, shared bool) string {
+	switch {
+	case shared && lang == "es":
+		return fmt.Sprintf("Preguntaste «%s» y no pude responder. Nuestra documentación ya lo responde:", question)
+	case shared:
+		return fmt.Sprintf("You asked \"%s\" and I couldn't answer. Our documentation now does:", question)
+	case lang == "es":
+		return "Nuestra documentación ya responde a la pregunta de este hilo:"
+	default:
+		return "Our documentation now answers the question in this thread:"
 	}
-	return "Our documentation now answers this question:"
 }

@@ -70,3 +70,37 @@ type GapStore interface {
 	// GapReport returns the open and resolved gaps q selects, most asked first.
 	GapReport(ctx context.Context, q GapQuery) ([]GapTopic, error)
 }
+
+// ShareGapButton is the label of the button that shares a declined or hedged question.
+func ShareGapButton(lang string) string {
+	if lang == "es" {
+		return "Avisar a los responsables de los documentos"
+	}
+	return "Tell the document owners"
+}
+
+// ShareGapNote says, beside the button, who will see a shared question.
+func ShareGapNote(lang string) string {
+	if lang == "es" {
+		return "Si lo pulsas, tu pregunta (sin tu nombre; con nombres, correos y teléfonos ocultos) la verán los responsables de los documentos y quien lea el informe de lagunas de cita, y te escribiré aquí cuando la documentación la responda."
+	}
+	return "If you press it, your question (not your name; names, e-mail addresses and phone numbers masked) is shown to the document owners and whoever reads cita's gap report, and I'll write to you here when the documentation answers it."
+}
+
+// ShareGapReply is what the asker is told after pressing the button (err from ShareGap).
+func ShareGapReply(lang string, err error) string {
+	switch {
+	case err == nil && lang == "es":
+		return "Hecho: los responsables de los documentos verán tu pregunta. Te escribiré cuando la documentación la responda."
+	case err == nil:
+		return "Done: the document owners will see your question. I'll write to you when the documentation answers it."
+	case errors.Is(err, ErrNotShareable) && lang == "es":
+		return "Solo quien hizo la pregunta puede compartirla, y solo si no pude responderla."
+	case errors.Is(err, ErrNotShareable):
+		return "Only whoever asked can share the question, and only when I couldn't answer it."
+	case lang == "es":
+		return "No pude compartir tu pregunta. Inténtalo de nuevo en un minuto."
+	default:
+		return "I couldn't share your question. Try again in a minute."
+	}
+}
