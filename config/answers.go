@@ -46,7 +46,7 @@ func (a AnswersConfig) validate() []error {
 	if a.MinEvidence != 0 && (a.MinEvidence < 0.01 || a.MinEvidence > 1.5) {
 		errs = append(errs, fmt.Errorf("answers.min_evidence: %g is out of range; use 0.01-1.5 (0 means the default); `cita calibrate` suggests one", a.MinEvidence))
 	}
-	if a.ConfidentEvidence < 0 || a.ConfidentEvidence > 2 {
+	if a.ConfidentEvidence != 0 && (a.ConfidentEvidence < 0.01 || a.ConfidentEvidence > 2) {
 		errs = append(errs, fmt.Errorf("answers.confident_evidence: %g is out of range; use 0.01-2 (0 means the default); `cita calibrate` suggests one", a.ConfidentEvidence))
 	} else if a.ConfidentEvidence != 0 && a.MinEvidence != 0 && a.ConfidentEvidence < a.MinEvidence {
 		errs = append(errs, fmt.Errorf("answers.confident_evidence: %g is below answers.min_evidence %g: every reply above the guard would be an answer, none uncertain; set it at or above min_evidence",

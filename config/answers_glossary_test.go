@@ -33,6 +33,8 @@ func TestAnswersGlossaryAndConfidentThreshold(t *testing.T) {
 		{"a missing file", "answers:\n  glossary_files: [" + filepath.Join(dir, "nope.txt") + "]\n", 0, []string{"answers.glossary_files", "nope.txt"}},
 		{"confident below the guard", "answers:\n  min_evidence: 0.3\n  confident_evidence: 0.2\n", 0, []string{"answers.confident_evidence", "below answers.min_evidence"}},
 		{"confident out of range", "answers:\n  confident_evidence: 3\n", 0, []string{"answers.confident_evidence", "out of range"}},
+		{"confident below the range", "answers:\n  confident_evidence: 0.001\n", 0, []string{"answers.confident_evidence", "0.001 is out of range", "0.01-2"}},
+		{"confident negative", "answers:\n  confident_evidence: -0.2\n", 0, []string{"answers.confident_evidence", "-0.2 is out of range"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -128,23 +128,16 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 		return false
 	}
 	trace := SearchTrace{Arms: map[Arm][]ArmHit{}, Weights: map[Arm]float64{}, Timings: map[string]time.Duration{}}
-	// The original-language arms start at once; the translation is made beside them, and what
-	// it adds is searched when it arrives, so the arms never wait for the translator.
-	crossLingual := req.Translation != ""
-	if h.opts.Translator != nil && !crossLingual {
-		if skip := h.translationNotNeeded(ctx, req); skip != "" {
-			trace.TranslationSkipped = skip
-		} else {
-			crossLingual = true
-		}
-	}
-	qlang, _ := QueryLang(req.Query)
-	trace.Bridges = h.opts.Lexicon.Bridges(req.Query, qlang)
 	var vecHits, ftsHits []ArmHit
 	var embedTook, vecTook, ftsTook time.Duration // each written by one goroutine only
 	queryVec := make(chan []float32, 1)           // the query's vector, for the translation's blend
 	var extra translatedPart
 	g, gctx := errgroup.WithContext(ctx)
+	// The vector arm starts at once: it needs nothing the others decide. The full-text arm and
+	// the translation start once it is known whether the question is searched across languages
+	// (the scope's readable languages, looked up beside the vector arm); the translation is made
+	// beside the arms, and what it adds is searched when it arrives, so the arms never wait for
+	// the translator.
 	if useArm(ArmVector) {
 		g.Go(func() error {
 			start := time.Now()
@@ -160,6 +153,16 @@ func (h *Hybrid) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 			return err
 		})
 	}
+	crossLingual := req.Translation != ""
+	if h.opts.Translator != nil && !crossLingual {
+		if skip := h.translationNotNeeded(ctx, req); skip != "" {
+			trace.TranslationSkipped = skip
+		} else {
+			crossLingual = true
+		}
+	}
+	qlang, _ := QueryLang(req.Query)
+	trace.Bridges = h.opts.Lexicon.Bridges(req.Query, qlang)
 	if useArm(ArmFTS) {
 		g.Go(func() error {
 			start := time.Now()

@@ -91,3 +91,48 @@ func TestAddScoresSumsPartsAndKeepsTheBestK(t *testing.T) {
 		}
 	}
 }
+
+// listingStore is a store whose readable-languages lookup answers only once the vector arm has
+// started, and says the scope reads English alone.
+type listingStore struct {
+	fakeArmStore
+	vectorStarted chan struct{}
+	once          sync.Once
+}
+
+func (s *listingStore) SearchVector(ctx context.Context, vec []float32, scope Scope, k int) ([]ArmHit, error) {
+	s.once.Do(func() { close(s.vectorStarted) })
+	return s.fakeArmStore.SearchVector(ctx, vec, scope, k)
+}
+
+func (s *listingStore) ReadableLanguages(ctx context.Context, _ Scope) ([]string, error) {
+	select {
+	case <-s.vectorStarted:
+		return []string{"en"}, nil
+	case <-time.After(20 * time.Second):
+		return nil, context.DeadlineExceeded
+	}
+}
+
+// TestHybridLooksUpLanguagesBesideTheVectorArm: the scope's readable languages (which decide
+// whether the question is translated) are looked up while the vector arm runs, not before it.
+// The store answers the lookup only once the vector arm has started: a lookup made first would
+// wait the 20 s out, fail, and have the question translated.
+func TestHybridLooksUpLanguagesBesideTheVectorArm(t *testing.T) {
+	t.Parallel()
+	var asked bool
+	opts := DefaultHybridOptions()
+	opts.Translator = translatorFunc(func(context.Context, string, string, string) (string, error) {
+		asked = true
+		return "¿Cuántos días de vacaciones tengo al año?", nil
+	})
+	store := &listingStore{vectorStarted: make(chan struct{})}
+	h := NewHybrid(store, &recordingEmbedder{axes: map[string]int{}}, opts)
+	res, err := h.Search(context.Background(), SearchRequest{Query: "How many vacation days do I get per year?", Scope: MustScope("everyone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked || res.Trace.TranslationSkipped == "" {
+		t.Errorf("translated %v, skipped %q: want the translation skipped (the lookup answered, beside the vector arm)", asked, res.Trace.TranslationSkipped)
+	}
+}

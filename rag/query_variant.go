@@ -270,7 +270,7 @@ func isCode(tok string) bool {
 // counts a little less.
 func questionVariants(req ComposeRequest) []queryVariant {
 	vs := []queryVariant{newQueryVariant(req.Question, req.Lang, 1)}
-	if other := otherLang(req.Lang); other != "" && lang.Detect(req.Question) == lang.Simple {
+	if other := OtherLang(req.Lang); other != "" && lang.Detect(req.Question) == lang.Simple {
 		// Too short to tell ("dieta diaria viajes nacionales euros"): the words are matched
 		// stemmed as either language, so a keyword query is not missed for a guess.
 		vs = append(vs, newQueryVariant(req.Question, other, 1))
@@ -283,7 +283,7 @@ func questionVariants(req ComposeRequest) []queryVariant {
 		tv := newQueryVariant(t, tl, translationFactor)
 		tv.translated = true
 		vs = append(vs, tv)
-	} else if other := otherLang(req.Lang); other != "" && len(BridgesIn(req.Bridges, other)) > 0 {
+	} else if other := OtherLang(req.Lang); other != "" && len(BridgesIn(req.Bridges, other)) > 0 {
 		// No translation (no translator, or it failed): the bridges into the other language
 		// still let its passages be matched, through the question's own words.
 		tv := newQueryVariant(req.Question, other, translationFactor)

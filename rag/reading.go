@@ -8,6 +8,7 @@ type reading struct {
 	expect   Expect
 	variants []queryVariant
 	units    []scoredUnit
+	sources  preparedSources // the sources' stems, per language; empty without sources
 }
 
 // read returns req's reading: the one the pipeline attached (see withReading), or a new one.
@@ -19,7 +20,8 @@ func (req ComposeRequest) read() *reading {
 	variants := questionVariants(req)
 	r := &reading{expect: expect, variants: variants}
 	if len(req.Sources) > 0 {
-		r.units = scoreUnits(expect, variants, req.Sources)
+		r.sources = prepareFor(variants, req.Sources)
+		r.units = scoreUnits(expect, variants, req.Sources, r.sources)
 	}
 	return r
 }

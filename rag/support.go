@@ -1,6 +1,7 @@
 package rag
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"strings"
@@ -106,12 +107,9 @@ func Support(req ComposeRequest) SupportReport {
 		}
 	}
 	for _, v := range variants {
-		tl := func(s Source) string { return textLang(s.Lang, v.lang) }
 		found := stemBag{}
-		for _, s := range sources {
-			for st := range bagOf(s.Title+" "+s.Section+"\n"+s.Content, tl(s)) {
-				found[st] = true
-			}
+		for _, su := range r.sources.forVariant(v) {
+			maps.Copy(found, su.whole)
 		}
 		var missing []string
 		var miss, total float64
@@ -142,17 +140,6 @@ func Support(req ComposeRequest) SupportReport {
 		rep.UnknownNames = unknown
 	}
 	return rep
-}
-
-// otherLang is the other language cita answers in ("" for anything but "es" and "en").
-func otherLang(l string) string {
-	switch l {
-	case "es":
-		return "en"
-	case "en":
-		return "es"
-	}
-	return ""
 }
 
 // topicWords keeps the words that may say what a question is about: not chatty or light words

@@ -17,13 +17,16 @@ type Translator interface {
 	Translate(ctx context.Context, text, from, to string) (string, error)
 }
 
-// OtherLang returns the language a query in lang is translated into: "en" for "es" and the
-// reverse.
+// OtherLang returns the other language cita answers in, the one a query in lang is translated
+// into: "en" for "es" and the reverse; "" for any other lang (QueryLang never returns one).
 func OtherLang(lang string) string {
-	if lang == "es" {
+	switch lang {
+	case "es":
 		return "en"
+	case "en":
+		return "es"
 	}
-	return "es"
+	return ""
 }
 
 // QueryLang returns the language of a query, "es" or "en", and whether the text said so

@@ -44,6 +44,9 @@ type sourceUnits struct {
 	section stemBag   // the deepest section heading
 	faq     bool      // the deepest section heading is a question: its units answer it
 	doc     stemBag   // the title and the parent sections
+	// whole is everything the source says (its title, its section path and its whole text):
+	// the relevance guard's "does any source say this word" (Support).
+	whole stemBag
 }
 
 func prepareSources(sources []Source, langs []string) [][]sourceUnits {
@@ -53,11 +56,13 @@ func prepareSources(sources []Source, langs []string) [][]sourceUnits {
 	}
 	// One preparation per stemming language: a source is matched in its own language, except
 	// that the text of language-neutral documents follows each variant's language. A text is
-	// stemmed once per language (a unit's text is the next unit's previous sentence, a list's
-	// items are units of their own).
+	// stemmed once per language it is stemmed in (a unit's text is the next unit's previous
+	// sentence, a list's items are units of their own, and a Spanish or English source is
+	// stemmed in its own language whatever the preparation's). The bags are shared: nothing
+	// changes them.
+	bags := map[string]stemBag{}
 	out := make([][]sourceUnits, len(langs))
 	for li, ql := range langs {
-		bags := map[string]stemBag{}
 		out[li] = make([]sourceUnits, len(sources))
 		for si, s := range sources {
 			tl := textLang(s.Lang, ql)
@@ -75,6 +80,7 @@ func prepareSources(sources []Source, langs []string) [][]sourceUnits {
 			su.section = bag(parts[len(parts)-1])
 			su.faq = isQuestionLine(parts[len(parts)-1])
 			su.doc = bag(s.Title + " " + strings.Join(parts[:len(parts)-1], " "))
+			su.whole = bag(s.Title + " " + s.Section + "\n" + s.Content)
 			for _, u := range su.units {
 				text := bag(u.text)
 				list := text
@@ -95,8 +101,15 @@ func prepareSources(sources []Source, langs []string) [][]sourceUnits {
 	return out
 }
 
-// scoreUnits scores every unit of every source for the question and its variants, best first.
-func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scoredUnit {
+// preparedSources are the sources prepared once for each language the question's variants are
+// stemmed in.
+type preparedSources struct {
+	byLang    [][]sourceUnits
+	langIndex map[string]int // a variant's language -> its index in byLang
+}
+
+// prepareFor prepares sources for every language of variants.
+func prepareFor(variants []queryVariant, sources []Source) preparedSources {
 	langs := []string{}
 	langIndex := map[string]int{}
 	for _, v := range variants {
@@ -105,11 +118,21 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scor
 			langs = append(langs, v.lang)
 		}
 	}
-	prepared := prepareSources(sources, langs)
+	return preparedSources{byLang: prepareSources(sources, langs), langIndex: langIndex}
+}
+
+// forVariant returns the sources prepared in v's language.
+func (p preparedSources) forVariant(v queryVariant) []sourceUnits {
+	return p.byLang[p.langIndex[v.lang]]
+}
+
+// scoreUnits scores every unit of every source for the question and its variants, best first.
+func scoreUnits(expect Expect, variants []queryVariant, sources []Source, p preparedSources) []scoredUnit {
+	prepared := p.byLang
 	common := commonNames(prepared[0], variants)
 	rarity := make([]map[string]float64, len(variants))
 	for i, v := range variants {
-		rarity[i] = rarityOf(prepared[langIndex[v.lang]], v)
+		rarity[i] = rarityOf(p.forVariant(v), v)
 	}
 	var out []scoredUnit
 	for si := range sources {
@@ -117,7 +140,7 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source) []scor
 			var best scoredUnit
 			holds := answerCheck{expect: expect, common: common}
 			for vi, v := range variants {
-				su := prepared[langIndex[v.lang]][si]
+				su := p.forVariant(v)[si]
 				s := scoreUnit(expect, v, rarity[vi], &holds, su, ui)
 				s.source = si
 				if s.score > best.score || best.text == "" {

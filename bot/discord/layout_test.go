@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -169,20 +170,74 @@ func TestDisclaimerInBothLayouts(t *testing.T) {
 	}
 }
 
-// TestDisclaimerReachesAskReplies: Options.Disclaimer is what an /ask reply shows under the
-// answer, through the adapter (a.display), and not under "I couldn't find this".
-func TestDisclaimerReachesAskReplies(t *testing.T) {
+// TestDisclaimerOnEveryDiscordPath: discord.disclaimer, through the adapter and the fake
+// Discord, is under an /ask answer (Components V2) and a DM answer (text with a sources embed),
+// never under "I couldn't find this"; it is display only: not in the answer's record nor in the
+// answer cache, so another replica serving the cached answer shows its own disclaimer.
+func TestDisclaimerOnEveryDiscordPath(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	e := setupE2E(t)
-	r := e.replica(t, false, nil, func(o *Options) { o.Disclaimer = "Generated from our handbook." })
-	answered := r.interact(t, interaction{ID: "701", Token: "tok-701", Channel: chGeneral, User: userPlain, Question: vacationQ})
-	raw, _ := json.Marshal(answered)
-	if !strings.Contains(string(raw), "-# Generated from our handbook.") {
-		t.Errorf("the answer lacks the disclaimer: %s", raw)
+	const disclaimer = "Generated from our handbook."
+	a := e.replica(t, true, e.env.CachedPipeline(), func(o *Options) { o.Disclaimer, o.MessageContent = disclaimer, true })
+
+	asked := a.interact(t, interaction{ID: "701", Token: "tok-701", Channel: chGeneral, User: userPlain, Question: vacationQ})
+	raw, _ := json.Marshal(asked)
+	if flags, _ := asked["flags"].(float64); int(flags)&int(discordgo.MessageFlagsIsComponentsV2) == 0 {
+		t.Fatalf("setup: the /ask answer is not laid out as Components V2 (the test would not cover that layout): %s", raw)
 	}
-	notFound := r.interact(t, interaction{ID: "702", Token: "tok-702", Channel: chGeneral, User: userPlain, Question: "What is the parking policy in our Tokyo office?"})
+	if !strings.Contains(string(raw), "-# "+disclaimer) {
+		t.Errorf("the /ask answer lacks the disclaimer: %s", raw)
+	}
+	notFound := a.interact(t, interaction{ID: "702", Token: "tok-702", Channel: chGeneral, User: userPlain, Question: "What is the parking policy in our Tokyo office?"})
 	raw, _ = json.Marshal(notFound)
-	if !strings.Contains(string(raw), "find this") || strings.Contains(string(raw), "Generated from our handbook") {
+	if !strings.Contains(string(raw), "find this") || strings.Contains(string(raw), disclaimer) {
 		t.Errorf("\"not found\" (want no disclaimer): %s", raw)
+	}
+
+	// A DM is answered with the text layout, as a reply to the asker's message.
+	const dm = "660"
+	dmAsk := func(id, question string) *discordgo.Message {
+		t.Helper()
+		before := len(e.fake.postedIn(dm))
+		a.gw.dispatch("MESSAGE_CREATE", map[string]any{"id": id, "channel_id": dm,
+			"author": map[string]any{"id": userPlain, "username": "plain"}, "content": question})
+		waitFor(t, "the reply to DM "+id, func() bool { return len(e.fake.postedIn(dm)) > before })
+		wait(a.a)
+		return e.fake.postedIn(dm)[before]
+	}
+	dmAnswer := dmAsk("9701", "Can I work remotely?")
+	if len(dmAnswer.Embeds) == 0 {
+		t.Fatalf("setup: the DM answer has no sources embed (the text layout with sources): %+v", dmAnswer)
+	}
+	if !strings.HasSuffix(dmAnswer.Content, "-# "+disclaimer) {
+		t.Errorf("the DM answer does not end with the disclaimer: %q", dmAnswer.Content)
+	}
+	if got := dmAsk("9702", "What is the parking policy in our Tokyo office?").Content; !strings.Contains(got, "find this") || strings.Contains(got, disclaimer) {
+		t.Errorf("\"not found\" in a DM (want no disclaimer): %q", got)
+	}
+
+	// Display only.
+	act, _ := parseCustomID(customIDs(asked)[0])
+	rec, err := e.env.Bot.LoadAnswer(ctx, act.AnswerID)
+	if err != nil || rec.Text == "" || strings.Contains(rec.Text, disclaimer) {
+		t.Fatalf("the answer's record: %q, %v", rec.Text, err)
+	}
+	var cached int
+	if err := e.env.Pool.QueryRow(ctx, `SELECT count(*) FROM answer_cache WHERE answer::text LIKE '%Generated from our handbook%'`).Scan(&cached); err != nil {
+		t.Fatal(err)
+	}
+	if cached != 0 {
+		t.Fatalf("%d cached answers hold the disclaimer", cached)
+	}
+	b := e.replica(t, false, e.env.CachedPipeline(), func(o *Options) { o.Disclaimer = "Another line." })
+	again := b.interact(t, interaction{ID: "703", Token: "tok-703", Channel: chGeneral, User: userPlain, Question: vacationQ})
+	act, _ = parseCustomID(customIDs(again)[0])
+	if rec, err := e.env.Bot.LoadAnswer(ctx, act.AnswerID); err != nil || !rec.Cached {
+		t.Fatalf("the repeated question was not answered from the cache (the test would prove nothing): %+v, %v", rec, err)
+	}
+	raw, _ = json.Marshal(again)
+	if !strings.Contains(string(raw), "-# Another line.") || strings.Contains(string(raw), disclaimer) {
+		t.Errorf("the cached answer's disclaimer: %s", raw)
 	}
 }

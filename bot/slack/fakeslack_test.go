@@ -304,6 +304,19 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case "chat.update":
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"], "text": form["text"]}
 		f.shown[form["channel"]+"/"+form["ts"]] = form["text"] + "\n" + form["blocks"]
+	case "conversations.open":
+		dm := ""
+		for id, c := range f.info {
+			if c.IM != "" && c.IM == form["users"] {
+				dm = id
+			}
+		}
+		if dm == "" {
+			dm = "D" + form["users"]
+			f.members[dm] = []string{form["users"], "UBOT"}
+			f.info[dm] = fakeChannel{IM: form["users"]}
+		}
+		resp = map[string]any{"ok": true, "channel": map[string]any{"id": dm, "is_im": true}}
 	case "chat.delete":
 		delete(f.shown, form["channel"]+"/"+form["ts"])
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"]}

@@ -51,14 +51,30 @@ func TestEvalAnswersOnTheProjectHandbook(t *testing.T) {
 		t.Errorf("overall %+v: below the floor (first gold 0.60, has fact 0.55, false refusals at most 0.15)", o)
 	}
 	misses := evalJSON("--misses")
-	want := 0
+	want := map[string]eval.AnswerOutcome{}
 	for _, o := range rep.Outcomes {
 		if o.Miss() {
-			want++
+			want[o.ID] = o
 		}
 	}
-	if len(misses.Outcomes) != want || want == 0 {
-		t.Errorf("--misses listed %d outcomes, want the %d misses", len(misses.Outcomes), want)
+	got := map[string]eval.AnswerOutcome{}
+	for _, o := range misses.Outcomes {
+		got[o.ID] = o
+	}
+	if len(want) == 0 {
+		t.Errorf("no misses in the full run: the check of --misses proves nothing")
+	}
+	for id, o := range want {
+		if _, ok := got[id]; !ok {
+			t.Errorf("--misses left out %s, a miss in the full run: %+v", id, o)
+		}
+	}
+	for id, o := range got {
+		if w, ok := want[id]; !ok {
+			t.Errorf("--misses listed %s, not a miss in the full run: %+v", id, o)
+		} else if w.Answer != o.Answer {
+			t.Errorf("%s answered differently in two runs:\n%q\n%q", id, w.Answer, o.Answer)
+		}
 	}
 	for _, o := range misses.Outcomes {
 		if !o.Miss() {

@@ -100,6 +100,10 @@ type AnswerOutcome struct {
 	Unknown    []string          `json:"unknown_names,omitempty"`
 	UnknownW   []string          `json:"unknown_words,omitempty"`
 	Standalone string            `json:"standalone_query,omitempty"`
+	// Translated is the question as searched in the other language; TranslationMissing says why
+	// there is none when the scope is bilingual (a failing translator shows here).
+	Translated         string `json:"translated,omitempty"`
+	TranslationMissing string `json:"translation_missing,omitempty"`
 }
 
 // Confident reports whether the reply was given as an answer: neither declined nor hedged.
@@ -219,6 +223,9 @@ func scoreAnswer(q AnswerQuestion, ans *rag.Answer, took time.Duration) AnswerOu
 	}
 	if ans.Abstained {
 		o.AbstainWhy = ans.AbstainReason
+	}
+	if ans.Search != nil {
+		o.Translated, o.TranslationMissing = ans.Search.Trace.Translated, ans.Search.Trace.TranslationMissing
 	}
 	for _, s := range ans.Sources {
 		path := filepath.ToSlash(s.Path)

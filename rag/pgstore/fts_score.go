@@ -141,8 +141,10 @@ type scoredChunk struct {
 
 // searchBM25 returns the k chunks the scope may read with the highest BM25 scores on terms,
 // reading the candidates in the two rounds described above, at most about budget of them. It
-// returns the hits ranked from 1 and how many candidates it read.
-func (s *Store) searchBM25(ctx context.Context, terms []queryTerm, scorer bm25Scorer, scope rag.Scope, k int, budget int64) ([]rag.ArmHit, int, error) {
+// returns the hits ranked from 1 and how many candidates it read. With ties it also returns
+// every chunk whose score equals the k-th (up to 2k in all): round 2 leaves unread only chunks
+// scoring below the floor, so these are all the chunks tied with the k-th.
+func (s *Store) searchBM25(ctx context.Context, terms []queryTerm, scorer bm25Scorer, scope rag.Scope, k int, budget int64, ties bool) ([]rag.ArmHit, int, error) {
 	bounds := wordBounds(terms)
 	// Round 1: the highest bounds, within ftsFirstRound*k of reading (always one word).
 	first := min(int64(ftsFirstRound*k), budget)
@@ -207,7 +209,11 @@ func (s *Store) searchBM25(ctx context.Context, terms []queryTerm, scorer bm25Sc
 	slices.SortFunc(found, func(a, b scoredChunk) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id))
 	})
-	found = found[:min(len(found), k)]
+	keep := min(len(found), k)
+	for ties && keep > 0 && keep < len(found) && keep < 2*k && found[keep].score == found[keep-1].score {
+		keep++
+	}
+	found = found[:keep]
 	hits := make([]rag.ArmHit, len(found))
 	for i, f := range found {
 		hits[i] = rag.ArmHit{ChunkID: f.id, Score: f.score, Rank: i + 1}

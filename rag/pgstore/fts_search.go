@@ -129,7 +129,10 @@ func (s *Store) searchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		}
 		labels = append(labels, label)
 	}
-	hits, read, err := s.searchBM25(ctx, terms, scorer, scope, k, int64(s.FTSCandidateBudget))
+	// A part's scores are summed with the other part's (rag.addScores): a chunk tied with the
+	// k-th must not be cut by its id, or whether it gets both parts' scores would depend on the
+	// order the chunks were written in.
+	hits, read, err := s.searchBM25(ctx, terms, scorer, scope, k, int64(s.FTSCandidateBudget), query.Part != rag.FTSAll)
 	if err != nil {
 		return nil, nil, 0, err
 	}
