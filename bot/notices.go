@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/citahq/cita/rag"
 )
 
 // Kinds of SourceChange.
@@ -26,6 +28,10 @@ type SourceChange struct {
 	// notice must not name it: the thread's audience may no longer read the document (its
 	// groups no longer overlap the answer's scope), or the answer was redacted meanwhile.
 	Title string
+	// Groups may read the document now (a deleted one: when it was cited). The poster names it
+	// only when everyone who reads the thread now holds one of them (NamedFor): the answer's
+	// scope says who could read it then, not who reads the thread now.
+	Groups []string
 }
 
 // SourceNotice is the notice owed to one thread for one sync pass.
@@ -33,7 +39,33 @@ type SourceNotice struct {
 	RunID        int64
 	Conversation ConversationKey
 	Lang         string // the language of the thread's latest citing answer
-	Changes      []SourceChange
+	// Asker asked the thread's latest citing answer: a direct message's reader.
+	Asker   string
+	Changes []SourceChange
+}
+
+// NamedFor returns n with a change's title kept only when every one of readers, the scopes of
+// whoever reads the thread now, may read its document (holds one of its Groups). With no
+// readers (they could not be resolved), nothing is named: a notice is never withdrawn, so it
+// names a document only to an audience known now.
+func (n SourceNotice) NamedFor(readers []rag.Scope) SourceNotice {
+	n.Changes = slices.Clone(n.Changes)
+	for i, c := range n.Changes {
+		if c.Title != "" && (len(readers) == 0 || !allMayRead(readers, c.Groups)) {
+			n.Changes[i].Title = ""
+		}
+	}
+	return n
+}
+
+// allMayRead reports whether every one of readers holds one of groups.
+func allMayRead(readers []rag.Scope, groups []string) bool {
+	for _, r := range readers {
+		if !slices.ContainsFunc(groups, r.Contains) {
+			return false
+		}
+	}
+	return true
 }
 
 // NoticeStore finds and claims the notices owed after sync passes; bot/pgbot implements it.

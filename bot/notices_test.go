@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/citahq/cita/rag"
 )
 
 func TestSourceNoticeText(t *testing.T) {
@@ -43,5 +45,37 @@ func TestSourceNoticeText(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNoticeNamesOnlyWhatEveryReaderMayRead: a changed document keeps its title only when every
+// reader of the thread now holds one of its groups; with no readers known, none is named.
+func TestNoticeNamesOnlyWhatEveryReaderMayRead(t *testing.T) {
+	n := SourceNotice{Changes: []SourceChange{
+		{DocumentID: 1, Title: "Salary bands", Groups: []string{"hr"}},
+		{DocumentID: 2, Title: "Vacation policy", Groups: []string{"everyone", "hr"}},
+		{DocumentID: 3, Title: "", Groups: []string{"everyone"}}, // cita decided not to name it: stays unnamed
+	}}
+	hr, all := rag.MustScope("everyone", "hr"), rag.MustScope("everyone")
+	cases := []struct {
+		name    string
+		readers []rag.Scope
+		want    []string
+	}{
+		{"hr readers only", []rag.Scope{hr}, []string{"Salary bands", "Vacation policy", ""}},
+		{"an hr reader and another", []rag.Scope{hr, all}, []string{"", "Vacation policy", ""}},
+		{"a reader who reads nothing", []rag.Scope{hr, {}}, []string{"", "", ""}},
+		{"readers unknown", nil, []string{"", "", ""}},
+	}
+	for _, c := range cases {
+		got := n.NamedFor(c.readers)
+		for i, ch := range got.Changes {
+			if ch.Title != c.want[i] {
+				t.Errorf("%s: change %d titled %q, want %q", c.name, ch.DocumentID, ch.Title, c.want[i])
+			}
+		}
+	}
+	if n.Changes[0].Title != "Salary bands" {
+		t.Error("NamedFor changed the notice it was given")
 	}
 }

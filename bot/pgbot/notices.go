@@ -33,7 +33,8 @@ WITH pending AS (
 SELECT p.run_id, p.document_id, p.kind, p.changed_at, a.id, a.platform, a.workspace, a.channel, a.thread, a.lang,
 	a.sources,
 	a.redacted_at IS NULL AND CASE WHEN p.kind = 'updated' THEN coalesce(d.groups && a.scope_groups, false)
-		ELSE ad.doc_groups && a.scope_groups END AS nameable
+		ELSE ad.doc_groups && a.scope_groups END AS nameable,
+	CASE WHEN p.kind = 'updated' THEN coalesce(d.groups, '{}') ELSE ad.doc_groups END AS groups, a.asker
 FROM pending p
 JOIN bot_answer_documents ad ON ad.document_id = p.document_id AND (p.doc_version IS NULL OR ad.doc_version < p.doc_version)
 JOIN bot_answers a ON a.id = ad.answer_id
@@ -100,7 +101,7 @@ func groupNotices(rows pgx.Rows) ([]bot.SourceNotice, error) {
 		)
 		c := &n.Conversation
 		if err := rows.Scan(&n.RunID, &ch.DocumentID, &ch.Kind, &ch.At, &answerID, &c.Platform, &c.Workspace, &c.Channel, &c.Thread,
-			&n.Lang, &sources, &nameable); err != nil {
+			&n.Lang, &sources, &nameable, &ch.Groups, &n.Asker); err != nil {
 			return nil, fmt.Errorf("read source changes: %w", err)
 		}
 		if nameable {
@@ -112,7 +113,7 @@ func groupNotices(rows pgx.Rows) ([]bot.SourceNotice, error) {
 			out = append(out, n)
 			continue
 		}
-		out[last].Lang = n.Lang // rows come in answer order: the latest answer's language wins
+		out[last].Lang, out[last].Asker = n.Lang, n.Asker // rows come in answer order: the latest answer's wins
 		changes := out[last].Changes
 		if i := len(changes) - 1; changes[i].DocumentID == ch.DocumentID {
 			changes[i] = ch // a later answer citing the same document decides
