@@ -30,6 +30,7 @@ type doc struct {
 	body, titleCode string // codes
 	pathCode        string
 	bodyText        []string
+	rev             int // source changes made (notices.go); 0: as first indexed
 }
 
 // codeInfo is what the oracle knows of a code: the document it belongs to and where it sits.
@@ -115,22 +116,39 @@ func (c *corpus) byIDs(refs []bot.SourceRef) []*doc {
 // index writes the corpus into store, embedding with emb.
 func (c *corpus) index(ctx context.Context, store *pgstore.Store, emb *hashembed.Embedder) error {
 	for _, d := range c.docs {
-		chunks := make([]rag.Chunk, len(d.bodyText))
-		for i, text := range d.bodyText {
-			ch := rag.Chunk{Heading: d.title, Content: text}
-			ch.Embedding = emb.Vector(ch.Text())
-			chunks[i] = ch
+		if _, err := c.write(ctx, store, emb, d); err != nil {
+			return err
 		}
-		id, _, err := store.ReplaceDocument(ctx, rag.Document{
-			Source: "leakcheck", ExternalID: d.path, Title: d.title, Lang: "en", URL: "https://docs.leaks.example/" + d.path,
-			UpdatedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), ContentHash: d.path, Groups: d.groups,
-		}, chunks)
-		if err != nil {
-			return fmt.Errorf("index %s: %w", d.path, err)
-		}
-		d.id = id
 	}
 	return nil
+}
+
+// write indexes d as it is now (its revision, d.rev, in its text, date and hash) and returns
+// its new version.
+func (c *corpus) write(ctx context.Context, store *pgstore.Store, emb *hashembed.Embedder, d *doc) (int64, error) {
+	chunks := make([]rag.Chunk, len(d.bodyText))
+	for i, text := range d.bodyText {
+		if d.rev > 0 && i == len(d.bodyText)-1 {
+			text += fmt.Sprintf(" Revision %d of the register.", d.rev)
+		}
+		ch := rag.Chunk{Heading: d.title, Content: text}
+		ch.Embedding = emb.Vector(ch.Text())
+		chunks[i] = ch
+	}
+	id, version, err := store.ReplaceDocument(ctx, rag.Document{
+		Source: "leakcheck", ExternalID: d.path, Title: d.title, Lang: "en", URL: "https://docs.leaks.example/" + d.path,
+		UpdatedAt: d.updatedAt(), ContentHash: fmt.Sprintf("%s#%d", d.path, d.rev), Groups: d.groups,
+	}, chunks)
+	if err != nil {
+		return 0, fmt.Errorf("index %s: %w", d.path, err)
+	}
+	d.id = id
+	return version, nil
+}
+
+// updatedAt is when d's current revision was made: a day after the one before.
+func (d *doc) updatedAt() time.Time {
+	return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d.rev)
 }
 
 // mayRead reports whether someone holding groups may read d.

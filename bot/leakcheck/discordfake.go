@@ -62,6 +62,7 @@ func newFakeDiscord(o *org, or *oracle, d *dice) *fakeDiscord {
 	mux.HandleFunc("PATCH "+api+"/webhooks/{app}/{token}/messages/@original", f.editOriginal)
 	mux.HandleFunc("POST "+api+"/webhooks/{app}/{token}", f.followUp)
 	mux.HandleFunc("PATCH "+api+"/channels/{ch}/messages/{msg}", f.editMessage)
+	mux.HandleFunc("POST "+api+"/channels/{ch}/messages", f.postMessage)
 	mux.HandleFunc("DELETE "+api+"/channels/{ch}/messages/{msg}", func(w http.ResponseWriter, r *http.Request) {
 		f.oracle.gone("discord/" + r.PathValue("ch") + "/" + r.PathValue("msg"))
 		w.WriteHeader(http.StatusNoContent)
@@ -229,6 +230,33 @@ func (f *fakeDiscord) editMessage(w http.ResponseWriter, r *http.Request) {
 	ch, msg := r.PathValue("ch"), r.PathValue("msg")
 	f.oracle.post("discord withdrawal", ch, "discord/"+ch+"/"+msg, string(body), func() []*person { return f.org.discordReadersLocked(ch) })
 	writeJSON(w, discordgo.Message{ID: msg, ChannelID: ch})
+}
+
+// postMessage is a message cita posts in a channel of its own accord: a source-change notice.
+func (f *fakeDiscord) postMessage(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	ch := r.PathValue("ch")
+	f.mu.Lock()
+	f.nextID++
+	id := fmt.Sprintf("%d", f.nextID)
+	f.mu.Unlock()
+	path := "discord channel message"
+	if strings.Contains(string(body), sourceNoticeMark) {
+		path = pathDiscordNotice
+	}
+	conv := ch
+	if id, ok := strings.CutPrefix(ch, "dm"); ok {
+		conv = "dm:" + id // a DM is posted to as "dm<user id>" (discordSide.dm)
+	}
+	f.org.mu.Lock()
+	known := f.org.dchanBy[conv] != nil || f.org.discordReadersLocked(conv) != nil
+	f.org.mu.Unlock()
+	if !known {
+		f.oracle.stranger(path+" (unknown channel)", conv, string(body))
+	} else {
+		f.oracle.postNotice(path, conv, "discord/"+ch+"/"+id, string(body), func() []*person { return f.org.discordReadersLocked(conv) })
+	}
+	writeJSON(w, discordgo.Message{ID: id, ChannelID: ch})
 }
 
 func channelOf(info *interactionInfo) string {

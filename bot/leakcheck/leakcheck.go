@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/citahq/cita/rag"
@@ -116,6 +117,9 @@ type faults struct {
 	// workspaceJoins adds a new member to the workspace at every churn; teamJoinIgnored
 	// breaks cita's handling of team_join (no public channel is checked).
 	workspaceJoins, teamJoinIgnored bool
+	// noticesNameAll changes every document at every churn and names every changed document in
+	// every source-change notice, even where cita decided not to (notices.go).
+	noticesNameAll bool
 }
 
 // CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
@@ -148,6 +152,9 @@ type Report struct {
 	// PreparedJoins joins recorded while an answer in their channel was being prepared, the
 	// channel's member list failing; WorkspaceJoins new members of the workspace (team_join).
 	TrailingJoins, PreparedJoins, WorkspaceJoins int
+	// SourceChanges are the document revisions a sync pass made (notices.go); Notices the
+	// source-change notices cita posted for them.
+	SourceChanges, Notices int
 	// Explained counts what the Slack "How I answered" clicks got: views (of a cited answer,
 	// an abstention, a reason) and refusals (withdrawn, not the clicker's to see).
 	Explained map[string]int
@@ -197,6 +204,8 @@ func (r *Report) Write(w io.Writer) {
 		r.InFlightJoins, r.LostEvents, r.DBFaults, r.Sweeps)
 	fmt.Fprintf(w, "arrivals: %d joins the member list trailed, %d joins while an answer was prepared (the member list failing), %d new workspace members\n",
 		r.TrailingJoins, r.PreparedJoins, r.WorkspaceJoins)
+	fmt.Fprintf(w, "source changes: %d document revisions, %d notices posted, naming %d codes to readers who may read them (slack %d, discord %d)\n",
+		r.SourceChanges, r.Notices, r.ShownBy[pathSlackNotice]+r.ShownBy[pathDiscordNotice], r.ShownBy[pathSlackNotice], r.ShownBy[pathDiscordNotice])
 	if r.Sweeps == 0 && r.LostEvents > 0 {
 		fmt.Fprintln(w, "no reconciliation sweep ran: a lost join stays until its channel's next question")
 	}
@@ -224,6 +233,8 @@ type run struct {
 	slack   *slackSide
 	discord *discordSide
 	mcp     *mcpSide
+	// sourceRuns numbers the sync passes that change documents (notices.go).
+	sourceRuns atomic.Int64
 	// cli1 answers as `cita ask` with the first replica's pipeline.
 	cli1 CLIFunc
 	// agentCLI answers in agent mode with the prying model (the second replica's pipeline).
@@ -380,6 +391,12 @@ func (r *run) loop(ctx context.Context) error {
 					return err
 				}
 				r.report.Changes++
+			}
+			// A sync pass changes documents once cita heard of this round's group changes
+			// (returnAfterLoss waits for them): a notice is never withdrawn, so it is checked
+			// against everyone who reads its conversation when it is posted.
+			if err := r.sourceChange(ctx); err != nil {
+				return err
 			}
 			r.settleEvents(ctx) // before the sweep, which must not stand in for the events
 			ran, err := r.sweep(ctx, round)

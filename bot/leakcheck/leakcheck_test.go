@@ -100,6 +100,11 @@ func TestCatchesLeaks(t *testing.T) {
 			}},
 		{name: "writes after a join was recorded", f: faults{preparedJoins: true, writeIgnoresReaders: true}, questions: 100,
 			want: func(l Leak) bool { return strings.Contains(l.Path, afterRecorded) }},
+		// Every document changes at every churn; a notice naming one in a thread whose answer
+		// was withdrawn (a join, a lost group) names it to someone who may not read it.
+		{name: "source-change notices", f: faults{noticesNameAll: true}, questions: 100,
+			want:  func(l Leak) bool { return l.Try() == pathSlackNotice || l.Try() == pathDiscordNotice },
+			never: []string{pathMCPSearch, pathMCPDocument}},
 		// Each leak holds its settle for eventWithdrawWithin: a few rounds show it.
 		{name: "workspace joins", f: faults{workspaceJoins: true, teamJoinIgnored: true}, questions: 100,
 			want: func(l Leak) bool { return strings.HasPrefix(l.Path, arrivalTeam) }},

@@ -210,6 +210,12 @@ func (or *oracle) post(path, conversation, key, text string, readers func() []*p
 // it was in flight) could not know: it is not a leak at once, but the newcomers it reaches are
 // owed the withdrawal again by settle time (bot.AnswerWrites re-shows the notice after the write).
 func (or *oracle) postIssued(path, conversation, key, text string, issued time.Time, readers func() []*person) {
+	or.postAsked(path, conversation, key, text, issued, time.Time{}, readers)
+}
+
+// postAsked is postIssued for a message whose readers since asked count as its first readers
+// (zero: since the conversation's question in flight, or the message's first version).
+func (or *oracle) postAsked(path, conversation, key, text string, issued, asked time.Time, readers func() []*person) {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
@@ -221,6 +227,9 @@ func (or *oracle) postIssued(path, conversation, key, text string, issued time.T
 		s.askedAt = prev.askedAt
 		s.withdrawn = prev.withdrawn && !issued.Before(prev.noticeAt)
 		s.overwritten = (prev.withdrawn || prev.overwritten) && !strings.Contains(text, noticeMark)
+	}
+	if !asked.IsZero() {
+		s.askedAt = asked
 	}
 	if s.withdrawn {
 		path += " (after its withdrawal)"

@@ -76,6 +76,9 @@ func (r *Report) Unproven() []string {
 	if float64(pooled) < owed {
 		out = append(out, fmt.Sprintf("all paths: %d tries showed an allowed code, the floors want at least %.0f", pooled, owed))
 	}
+	if r.Questions >= materialBy && r.ShownBy[pathSlackNotice] == 0 {
+		out = append(out, fmt.Sprintf("%s: %d notices posted, none named a document to someone who may read it", pathSlackNotice, r.Notices))
+	}
 	for _, p := range sortedPaths(r.UnansweredBy) {
 		out = append(out, fmt.Sprintf("%s: %d replies did not come (cita must never be silent)", p, r.UnansweredBy[p]))
 	}

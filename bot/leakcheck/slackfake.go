@@ -339,9 +339,12 @@ func (f *fakeSlack) message(method string, r *http.Request, issued time.Time) ma
 	f.mu.Lock()
 	f.answers[channel+"/"+ts] = explainAnswerID(blocks) // a notice or a placeholder shows no button
 	f.mu.Unlock()
-	f.oracle.postIssued(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, issued, func() []*person {
-		return f.org.slackReadersLocked(channel)
-	})
+	readers := func() []*person { return f.org.slackReadersLocked(channel) }
+	if blocks == "" && strings.Contains(text, sourceNoticeMark) {
+		f.oracle.postNotice(pathSlackNotice, channel, "slack/"+channel+"/"+ts, text, readers)
+		return map[string]any{"ok": true, "channel": channel, "ts": ts, "text": text}
+	}
+	f.oracle.postIssued(f.pathIn(channel), channel, "slack/"+channel+"/"+ts, text+"\n"+blocks, issued, readers)
 	if finalWrite(r) {
 		f.final(channel, slackFinal{ts: ts, answerID: explainAnswerID(blocks), text: text + "\n" + blocks})
 	} else if f.replyWithdrawn(channel, ts, text) {

@@ -60,7 +60,7 @@ func (a *Adapter) noticeReaders(ctx context.Context, channel string) []rag.Scope
 		aud, err = a.channelAudience(ctx, v, channel)
 	}
 	if err != nil {
-		a.logger.WarnContext(ctx, "read who reads a slack direct message for a source-change notice; it names no document",
+		a.logger.WarnContext(ctx, "read who reads a slack conversation for a source-change notice; it names no document",
 			slog.String("channel_id", channel), slog.Any("error", err))
 		return nil
 	}
