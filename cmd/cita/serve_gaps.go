@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/citahq/cita/bot"
+	"github.com/citahq/cita/bot/pgbot"
+	"github.com/citahq/cita/internal/metrics"
+	"github.com/citahq/cita/rag"
+)
+
+// gapGroupEvery is how often `cita serve` groups the new gap questions into topics (one
+// replica at a time: the store holds an advisory lock).
+const gapGroupEvery = time.Minute
+
+// startGapGrouping groups new gap questions every gapGroupEvery until ctx ends, and watches
+// the open gaps in the metrics.
+func startGapGrouping(ctx context.Context, g *errgroup.Group, store *pgbot.Store, reader *rag.TopicReader, threshold float64,
+	m *metrics.Metrics, logger *slog.Logger) {
+	m.WatchGaps(store)
+	g.Go(func() error {
+		t := time.NewTicker(gapGroupEvery)
+		defer t.Stop()
+		for {
+			if n, err := store.AssignGapTopics(ctx, reader.Signature, threshold); err != nil && ctx.Err() == nil {
+				logger.ErrorContext(ctx, "group gap questions", slog.String("error", err.Error()))
+			} else if n > 0 {
+				logger.InfoContext(ctx, "gap questions grouped", slog.Int("questions", n))
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-t.C:
+			}
+		}
+	})
+}
+
+// gapFollower returns the follow-through through the adapters that run, or nil when
+// gaps.follow_through is off or no chat platform runs.
+func (s *service) gapFollower() *bot.GapFollower {
+	if !s.a.cfg.Gaps.FollowThroughOn() {
+		return nil
+	}
+	posters := map[string]bot.GapPoster{}
+	if s.slackBot != nil {
+		posters["slack"] = s.slackBot
+	}
+	if s.discordBot != nil {
+		posters["discord"] = s.discordBot
+	}
+	if len(posters) == 0 {
+		return nil
+	}
+	return bot.NewGapFollower(s.store, s.pipeline, posters, s.e.logger)
+}
+
+// followGaps groups what is new, then asks again the open gaps a pass that started at since
+// may have answered.
+func followGaps(ctx context.Context, f *bot.GapFollower, group func(context.Context) error, since time.Time, m *metrics.Metrics, logger *slog.Logger) {
+	if err := group(ctx); err != nil && ctx.Err() == nil {
+		logger.ErrorContext(ctx, "group gap questions before the follow-through", slog.String("error", err.Error()))
+	}
+	res, err := f.Follow(ctx, since)
+	if err != nil && ctx.Err() == nil {
+		logger.ErrorContext(ctx, "gap follow-through", slog.String("error", err.Error()))
+		return
+	}
+	m.ObserveGapFollow(res)
+	if res.Asked > 0 {
+		logger.InfoContext(ctx, "gap follow-through", slog.Int("asked", res.Asked), slog.Int("resolved", res.Resolved),
+			slog.Int("unsure", res.Unsure), slog.Int("failed", res.Failed))
+	}
+}
