@@ -97,3 +97,29 @@ func (a *Adapter) PostGapFollowUp(ctx context.Context, place bot.GapPlace, g bot
 		return nil
 	})
 }
+
+var _ bot.GapDigestPoster = (*Adapter)(nil)
+
+// PostGapDigest implements bot.GapDigestPoster: the digest is built for the channel's viewers
+// now and its guild's questions, then posted with no mention.
+func (a *Adapter) PostGapDigest(ctx context.Context, channel string, build bot.DigestBuilder) error {
+	ch, err := a.audience.channel(ctx, channel)
+	if err != nil {
+		return fmt.Errorf("discord channel %s: %w", channel, err)
+	}
+	aud, _, _, err := a.resolveChannel(ctx, a.audience, ch.GuildID, channel, false)
+	if err != nil {
+		return fmt.Errorf("who sees %s: %w", channel, err)
+	}
+	text, err := build(ctx, aud.scope, platform, ch.GuildID)
+	if err != nil {
+		return err
+	}
+	for _, part := range splitText(escapeMarkdown(text), maxContent) {
+		if _, err := a.session.ChannelMessageSendComplex(channel, &discordgo.MessageSend{Content: part, AllowedMentions: noMentions},
+			discordgo.WithContext(ctx)); err != nil {
+			return fmt.Errorf("discord post digest in %s: %w", channel, err)
+		}
+	}
+	return nil
+}

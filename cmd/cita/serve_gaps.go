@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/robfig/cron/v3"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/citahq/cita/bot"
@@ -75,4 +77,43 @@ func followGaps(ctx context.Context, f *bot.GapFollower, group func(context.Cont
 		logger.InfoContext(ctx, "gap follow-through", slog.Int("asked", res.Asked), slog.Int("resolved", res.Resolved),
 			slog.Int("unsure", res.Unsure), slog.Int("failed", res.Failed))
 	}
+}
+
+// startGapDigest posts the gap digest on gaps.digest.schedule to the configured channels of
+// the platforms that run (robfig/cron, standard five fields). Off unless a schedule is set.
+func (s *service) startGapDigest(ctx context.Context, g *errgroup.Group) error {
+	cfg := s.a.cfg.Gaps
+	if !cfg.DigestOn() {
+		return nil
+	}
+	d := &bot.GapDigester{Store: s.store, Posters: map[string]bot.GapDigestPoster{}, Logger: s.e.logger}
+	if s.slackBot != nil && cfg.Digest.SlackChannel != "" {
+		d.Posters["slack"] = s.slackBot
+		d.Targets = append(d.Targets, bot.DigestTarget{Platform: "slack", Channel: cfg.Digest.SlackChannel})
+	}
+	if s.discordBot != nil && cfg.Digest.DiscordChannel != "" {
+		d.Posters["discord"] = s.discordBot
+		d.Targets = append(d.Targets, bot.DigestTarget{Platform: "discord", Channel: cfg.Digest.DiscordChannel})
+	}
+	if len(d.Targets) == 0 {
+		s.e.logger.WarnContext(ctx, "gaps.digest is scheduled but neither its Slack nor its Discord channel's platform runs: no digest is posted")
+		return nil
+	}
+	reader, threshold := s.topicReader(), cfg.TopicThreshold
+	d.Group = func(ctx context.Context) error {
+		_, err := s.store.AssignGapTopics(ctx, reader.Signature, threshold)
+		return err
+	}
+	c := cron.New()
+	if _, err := c.AddFunc(cfg.Digest.Schedule, func() { d.Post(ctx, time.Now().Truncate(time.Minute)) }); err != nil {
+		return fmt.Errorf("gaps.digest.schedule: %w", err)
+	}
+	c.Start()
+	g.Go(func() error {
+		<-ctx.Done()
+		<-c.Stop().Done()
+		return nil
+	})
+	s.e.logger.InfoContext(ctx, "gap digest scheduled", slog.String("schedule", cfg.Digest.Schedule), slog.Int("channels", len(d.Targets)))
+	return nil
 }
