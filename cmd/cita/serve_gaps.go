@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sort"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -13,6 +14,7 @@ import (
 	"github.com/citahq/cita/bot/pgbot"
 	"github.com/citahq/cita/internal/metrics"
 	"github.com/citahq/cita/rag"
+	"github.com/citahq/cita/sync/syncrun"
 )
 
 // gapGroupEvery is how often `cita serve` groups the new gap questions into topics (one
@@ -116,4 +118,33 @@ func (s *service) startGapDigest(ctx context.Context, g *errgroup.Group) error {
 	})
 	s.e.logger.InfoContext(ctx, "gap digest scheduled", slog.String("schedule", cfg.Digest.Schedule), slog.Int("channels", len(d.Targets)))
 	return nil
+}
+
+// homeStore is what Slack's App Home shows: the bot store's questions and gaps, and the sync
+// history of the sources an owner's documents come from.
+type homeStore struct {
+	*pgbot.Store
+	history *syncrun.History
+}
+
+// OwnedSources implements bot.HomeStore.
+func (h homeStore) OwnedSources(ctx context.Context, email string, reader rag.Scope) ([]bot.SourceHealth, error) {
+	docs, err := h.OwnedDocuments(ctx, email, reader)
+	if err != nil {
+		return nil, err
+	}
+	var out []bot.SourceHealth
+	for src, n := range docs {
+		s := bot.SourceHealth{Source: src, Documents: n}
+		r, ok, err := h.history.Last(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.Known, s.LastRun, s.Complete, s.Error = true, r.StartedAt, r.Complete, r.Error
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
+	return out, nil
 }
