@@ -165,6 +165,10 @@ type Outgoing struct {
 	AnswerID int64
 	// Answer is the pipeline's full result, nil for reason replies.
 	Answer *rag.Answer
+	// ShareGap offers the asker "Tell the document owners" (ShareGapButton): a declined or
+	// hedged reply asked where not everyone could see it, whose question stays the asker's
+	// unless they share it (docs/gaps.md).
+	ShareGap bool
 }
 
 // ReplyKind is what a reply is, as a reader sees it. Renderers switch on it: every kind is

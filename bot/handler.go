@@ -196,6 +196,7 @@ func (h *Handler) handle(ctx context.Context, in Incoming, onDelta func(string))
 		return reply(ReasonNotRecorded)
 	}
 	out.AnswerID = id
+	out.ShareGap = reason == ReasonNone && (ans.Abstained || ans.Hedged) && !(in.Public && !in.Ephemeral)
 	h.logger.InfoContext(ctx, "answered", append(attrs, slog.Int64("answer_id", id), slog.Bool("abstained", ans.Abstained),
 		slog.Int("citations", len(ans.Sources)), slog.Int("history_turns", len(history)), slog.Duration("took", rec.Total))...)
 	return out

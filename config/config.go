@@ -54,6 +54,8 @@ type Config struct {
 	Retention RetentionConfig `yaml:"retention"`
 	// Sweep re-checks who reads the channels that show answers; see sweep.go.
 	Sweep SweepConfig `yaml:"sweep"`
+	// Gaps tunes the gap record and its digest; see gaps.go.
+	Gaps GapsConfig `yaml:"gaps"`
 	// Identity turns chat users' verified e-mail addresses and Google Groups into access groups;
 	// see identity.go.
 	Identity IdentityConfig `yaml:"identity"`
@@ -256,6 +258,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Cache.validate()...)
 	errs = append(errs, c.Retention.validate()...)
 	errs = append(errs, c.Sweep.validate()...)
+	errs = append(errs, c.Gaps.validate()...)
 	errs = append(errs, c.Answers.validate()...)
 	errs = append(errs, c.Database.validate()...)
 	if len(c.Database.ReadURLs) > 0 && c.DatabaseURL == "" {

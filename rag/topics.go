@@ -181,8 +181,73 @@ type Topics struct {
 }
 
 type topicCentroid struct {
+	id    int64     // the stored topic's id; 0 until it is stored (see SetID)
 	sum   Signature // not normalised
 	count int
+}
+
+// TopicState is one topic as stored: its id, the (not normalised) sum of its members'
+// signatures and how many they are.
+type TopicState struct {
+	ID    int64
+	Sum   Signature
+	Count int
+}
+
+// RestoreTopics returns a grouping that goes on from a stored one: its topics, and how many of
+// the n questions grouped so far held each concept (df). threshold <= 0 means
+// DefaultTopicThreshold.
+func RestoreTopics(threshold float64, topics []TopicState, df map[string]int, n int) *Topics {
+	t := NewTopics(threshold)
+	for _, s := range topics {
+		sum := make(Signature, len(s.Sum))
+		for k, w := range s.Sum {
+			sum[k] = w
+		}
+		t.topics = append(t.topics, topicCentroid{id: s.ID, sum: sum, count: s.Count})
+	}
+	for k, c := range df {
+		t.df[k] = c
+	}
+	t.n = n
+	return t
+}
+
+// Topic returns topic i as it stands (ID 0 when it was started here and not stored yet).
+func (t *Topics) Topic(i int) TopicState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.topics[i]
+	sum := make(Signature, len(c.sum))
+	for k, w := range c.sum {
+		sum[k] = w
+	}
+	return TopicState{ID: c.id, Sum: sum, Count: c.count}
+}
+
+// SetID records the stored id of topic i.
+func (t *Topics) SetID(i int, id int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.topics[i].id = id
+}
+
+// Len is how many topics there are.
+func (t *Topics) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.topics)
+}
+
+// DF returns how many of the questions grouped so far held each concept, and how many they are.
+func (t *Topics) DF() (map[string]int, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make(map[string]int, len(t.df))
+	for k, c := range t.df {
+		out[k] = c
+	}
+	return out, t.n
 }
 
 // NewTopics returns an empty grouping; threshold <= 0 means DefaultTopicThreshold.

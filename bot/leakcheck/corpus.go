@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/citahq/cita/bot"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/hashembed"
 	"github.com/citahq/cita/rag/pgstore"
@@ -95,6 +97,19 @@ func newCorpus(rng *rand.Rand, o *org) *corpus {
 		add([]string{o.people[i].email}, "personal")
 	}
 	return c
+}
+
+// byIDs returns the documents refs name (by document id), each once, in the order first named.
+func (c *corpus) byIDs(refs []bot.SourceRef) []*doc {
+	var out []*doc
+	for _, r := range refs {
+		for _, d := range c.docs {
+			if d.id == r.DocumentID && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // index writes the corpus into store, embedding with emb.

@@ -61,7 +61,17 @@ type Config struct {
 	Logger   *slog.Logger
 
 	faults faults // the harness's own tests break cita on purpose, to see the harness fail
+	// caught, when set, is what a break's run must show (TestCatchesLeaks): after Questions,
+	// the run goes on, round by round, until a leak satisfies it or it asked untilCaught times
+	// Questions. A break's path may need events that timing decides (a join landing while a
+	// reply is written): a run that happened to make none must not pass for one that missed the
+	// break.
+	caught func(Leak) bool
 }
+
+// untilCaught bounds a break's run (Config.caught): it asks at most this many times its
+// Questions.
+const untilCaught = 4
 
 // faults are deliberate breakages that the harness must catch.
 type faults struct {
@@ -321,11 +331,15 @@ func (r *run) closeReplicas() {
 // rounds.
 func (r *run) loop(ctx context.Context) error {
 	nextProgress := 1000
-	for round := 1; r.report.Questions < r.cfg.Questions; round++ {
+	for round := 1; r.more(); round++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		acts := r.plan(min(r.cfg.Concurrency, r.cfg.Questions-r.report.Questions))
+		left := r.cfg.Questions - r.report.Questions
+		if left <= 0 {
+			left = r.cfg.Concurrency // a break's run going on until it is caught
+		}
+		acts := r.plan(min(r.cfg.Concurrency, left))
 		began := time.Now()
 		var wg sync.WaitGroup
 		errs := make([]error, len(acts))
@@ -383,6 +397,18 @@ func (r *run) loop(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// more reports whether the loop asks another round: until cfg.Questions were asked and, in a
+// break's run, until the break was caught or the run asked untilCaught times as many.
+func (r *run) more() bool {
+	if r.report.Questions < r.cfg.Questions {
+		return true
+	}
+	if r.cfg.caught == nil || r.report.Questions >= untilCaught*r.cfg.Questions {
+		return false
+	}
+	return !slices.ContainsFunc(r.oracle.leaksSoFar(), r.cfg.caught)
 }
 
 // settleWait bounds how long a withdrawal may take once the change that calls for it happened
@@ -466,7 +492,7 @@ func (r *run) count(path string, question, answered, allowed bool) {
 func (or *oracle) leaksSoFar() []Leak {
 	or.mu.Lock()
 	defer or.mu.Unlock()
-	return or.leaks
+	return slices.Clone(or.leaks)
 }
 
 // describeGroups is a person's groups for messages.

@@ -111,8 +111,10 @@ func TestCatchesLeaks(t *testing.T) {
 			}
 			cs, schema := testdb.Schema(t)
 			questions := cmp.Or(tc.questions, 200)
+			// caught: a run whose timing made none of the events the break's path needs goes on
+			// (up to untilCaught times its questions) rather than passing for a miss.
 			rep, err := Run(context.Background(), Config{ConnString: cs, Schema: schema, Questions: questions, Seed: 3, Timeout: 8 * time.Second,
-				NoFaults: !tc.inFlight, faults: tc.f})
+				NoFaults: !tc.inFlight, faults: tc.f, caught: tc.want})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +127,7 @@ func TestCatchesLeaks(t *testing.T) {
 				}
 			}
 			if n == 0 {
-				t.Fatalf("no leak on the break's path:\n%s", b.String())
+				t.Fatalf("no leak on the break's path in %d questions (%d asked for, then on until caught):\n%s", rep.Questions, questions, b.String())
 			}
 			by := rep.LeaksBy()
 			for _, p := range tc.never {

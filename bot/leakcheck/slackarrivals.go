@@ -121,7 +121,7 @@ func (s *slackSide) preparing(ctx context.Context, rec *bot.AnswerRecord) {
 		return
 	}
 	rng := s.dice.draw("prepared joiner/" + channel)
-	p := s.oracle.stranger2(channel, rng)
+	p := s.oracle.stranger2(channel, rec.Consulted, rng)
 	if p == nil {
 		return
 	}
@@ -132,10 +132,15 @@ func (s *slackSide) preparing(ctx context.Context, rec *bot.AnswerRecord) {
 		s.fake.retitle(channel, path, path+joinedWhileAnswering)
 	}
 	s.deliverJoin(ctx, channel, p, rng)
+	wait := preparedWait
+	if s.faults.preparedJoins {
+		// The break's run: a join cita recorded late would not test the writes after it.
+		wait = s.timeout
+	}
 	select {
 	case <-recorded:
 		time.Sleep(recordGrace) // writes checked before the record have reached Slack
-	case <-time.After(preparedWait):
+	case <-time.After(wait):
 		s.logger.WarnContext(ctx, "leakcheck: cita did not record a join in time", slog.String("channel_id", channel), slog.String("user_id", p.slackID))
 	case <-ctx.Done():
 	}
@@ -146,10 +151,12 @@ func (s *slackSide) preparing(ctx context.Context, rec *bot.AnswerRecord) {
 // floor of allowed codes.
 const joinedWhileAnswering = " with a join while answering"
 
-// stranger2 picks, with rng, someone who cannot read channel now and lacks one of the
-// organisation's groups (guests lack them all), and makes them a member until the next churn;
-// nil when there is nobody such.
-func (or *oracle) stranger2(channel string, rng *rand.Rand) *person {
+// stranger2 picks, with rng, someone who cannot read channel now and may read none of the
+// documents consulted for the answer being prepared (whatever it shows of them, they may not
+// read), and makes them a member until the next churn. When nobody is such (or nothing was
+// consulted yet), it picks among those who may not read one of them, then among those who lack
+// one of the organisation's groups (guests lack them all); nil when there is nobody at all.
+func (or *oracle) stranger2(channel string, consulted []bot.SourceRef, rng *rand.Rand) *person {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
@@ -158,20 +165,38 @@ func (or *oracle) stranger2(channel string, rng *rand.Rand) *person {
 	if c == nil {
 		return nil
 	}
+	docs := or.corpus.byIDs(consulted)
 	readers := or.org.slackReadersLocked(channel)
-	var out []*person
+	var none, some, lacking []*person
 	for _, p := range or.org.people {
-		if !slices.Contains(readers, p) && (p.guest || len(p.groups) < len(or.org.groups)) {
-			out = append(out, p)
+		if slices.Contains(readers, p) {
+			continue
+		}
+		groups := or.org.groupsOfLocked(p, true)
+		unread := 0
+		for _, d := range docs {
+			if !d.mayRead(groups) {
+				unread++
+			}
+		}
+		switch {
+		case len(docs) > 0 && unread == len(docs):
+			none = append(none, p)
+		case unread > 0:
+			some = append(some, p)
+		case p.guest || len(p.groups) < len(or.org.groups):
+			lacking = append(lacking, p)
 		}
 	}
-	if len(out) == 0 {
-		return nil
+	for _, out := range [][]*person{none, some, lacking} {
+		if len(out) > 0 {
+			p := out[rng.IntN(len(out))]
+			c.joinLocked(p)
+			or.org.visitors = append(or.org.visitors, change{kind: "join", person: p, channel: channel})
+			return p
+		}
 	}
-	p := out[rng.IntN(len(out))]
-	c.joinLocked(p)
-	or.org.visitors = append(or.org.visitors, change{kind: "join", person: p, channel: channel})
-	return p
+	return nil
 }
 
 // recordWaits are the waits of preparing for cita to record a joiner (AddReader) and then

@@ -56,6 +56,12 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			a.feedback(ctx, conv, cb.User.ID, id, rating, thread)
 		case actionExplain:
 			a.explain(ctx, conv, cb.User.ID, id, thread)
+		case actionShareGap:
+			lang := "en"
+			if act.Text.Text == bot.ShareGapButton("es") {
+				lang = "es"
+			}
+			a.shareGap(ctx, conv, cb.User.ID, id, thread, lang)
 		}
 	}
 }

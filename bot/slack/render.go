@@ -47,11 +47,13 @@ type replyStyle struct {
 	feedbackButtons bool
 	// disclaimer is Options.Disclaimer: a line under every reply that cites passages.
 	disclaimer string
+	// shareGaps offers "Tell the document owners" where Outgoing.ShareGap says (Options.Gaps).
+	shareGaps bool
 }
 
 // style is the adapter's reply style, with feedback_buttons or plain buttons.
 func (a *Adapter) style(feedbackButtons bool) replyStyle {
-	return replyStyle{feedbackButtons: feedbackButtons, disclaimer: a.opts.Disclaimer}
+	return replyStyle{feedbackButtons: feedbackButtons, disclaimer: a.opts.Disclaimer, shareGaps: a.opts.Gaps != nil}
 }
 
 // slackReply is a reply laid out for Slack: the blocks of its text, the blocks under it
@@ -75,7 +77,9 @@ func (r slackReply) blocks() []slack.Block {
 //     👎 and "How I answered";
 //   - a hedged reply: a warning line first (bot.HedgeNote), then as an answer;
 //   - "I couldn't find this": 👍 / 👎 and "How I answered" (no sources);
-//   - a reason: nothing.
+//   - a reason: nothing;
+//   - last, on a declined or hedged reply asked where not everyone could see it
+//     (Outgoing.ShareGap), "Tell the document owners" and who will see the question.
 func underAnswer(out bot.Outgoing, style replyStyle) []slack.Block {
 	var under []slack.Block
 	switch out.Kind() {
@@ -98,6 +102,9 @@ func underAnswer(out bot.Outgoing, style replyStyle) []slack.Block {
 		} else {
 			under = append(under, actionsBlock(out.AnswerID, out.Lang))
 		}
+	}
+	if style.shareGaps && out.ShareGap && out.AnswerID != 0 {
+		under = append(under, shareGapBlocks(out.AnswerID, out.Lang)...)
 	}
 	return under
 }

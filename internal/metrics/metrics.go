@@ -32,6 +32,7 @@ type Metrics struct {
 	syncRuns       *prometheus.CounterVec
 	syncDocuments  *prometheus.CounterVec
 	syncSeconds    *prometheus.HistogramVec
+	gapFollow      *prometheus.CounterVec // nil before WatchGaps
 	// syncDeletesBlocked is the deletions the last listing pass of a source held back.
 	syncDeletesBlocked *prometheus.GaugeVec
 	// syncChangeLag is the lag each pass measured between a change at the source and its end.
