@@ -26,7 +26,7 @@ type GapsConfig struct {
 
 // GapsDigest posts the gap report on a schedule; off unless Schedule is set.
 type GapsDigest struct {
-	Schedule       string `yaml:"schedule"`
+	Schedule string `yaml:"schedule"`
 	// The channels it goes to. Its reader is each channel's audience, resolved when it is
 	// posted: only documents everyone there may read are named, and only that workspace's
 	// questions are listed.
