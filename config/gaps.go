@@ -26,12 +26,12 @@ type GapsConfig struct {
 
 // GapsDigest posts the gap report on a schedule; off unless Schedule is set.
 type GapsDigest struct {
-	Schedule       string `yaml:"schedule"`
+	Schedule string `yaml:"schedule"`
+	// The channels it goes to. Its reader is each channel's audience, resolved when it is
+	// posted: only documents everyone there may read are named, and only that workspace's
+	// questions are listed.
 	SlackChannel   string `yaml:"slack_channel"`
 	DiscordChannel string `yaml:"discord_channel"`
-	// Groups is the digest's reader: only documents these groups may read are named in it
-	// (default: everyone). Everyone who reads the channel should hold them.
-	Groups []string `yaml:"groups"`
 }
 
 // FollowThroughOn reports whether gaps are re-asked after syncs (default on).

@@ -127,3 +127,26 @@ func TestOtherSensesOfATranslatedWordCount(t *testing.T) {
 		t.Errorf("translation variant %+v lacks the lost concept", tv)
 	}
 }
+
+// A word the question is about that only a passage in the other language says, through the
+// glossary ("parking" where the only page says "parqueadero"), is the question's key: a passage
+// in the question's language sharing its other words ("employees", "office") is not given as a
+// confident answer (it was: "Is there parking…" answered with the office Wi-Fi).
+func TestAKeyWordOnlyTheOtherLanguageSaysIsTheKey(t *testing.T) {
+	t.Parallel()
+	lx := testLexicon(t, "en: parking, parking space | es: parqueadero, aparcamiento")
+	question := "Is there parking for employees at the Medellín office?"
+	src := []Source{
+		{N: 1, Hit: Hit{ChunkID: 1, DocumentID: 1, Lang: "en", Section: "Office network", Content: "Employees at the Medellín office use the staff Wi-Fi with their SSO credentials."}},
+		{N: 2, Hit: Hit{ChunkID: 2, DocumentID: 2, Lang: "es", Section: "Medellín", Content: "La oficina de Medellín tiene parqueadero para 12 carros y 30 bicicletas."}},
+	}
+	req := ComposeRequest{Question: question, Lang: "en", Sources: src, Bridges: lx.Bridges(question, "en"),
+		Translation: "¿Hay aparcamiento para empleados en la oficina de Medellín?", TranslationLang: "es"}
+	rep := Support(req)
+	if rep.Answerability.Key != "parking" || rep.Answerability.KeyLocal {
+		t.Errorf("key word %q (said where the answer stands: %v), want parking, not said there", rep.Answerability.Key, rep.Answerability.KeyLocal)
+	}
+	if why := replyBand(rep, DefaultConfidentEvidence); why != HedgeKeyNotLocal {
+		t.Errorf("reply band %q (support %.2f): want a hedge for the key word the Wi-Fi passage lacks", why, rep.Score)
+	}
+}

@@ -22,7 +22,7 @@ type Extractive struct {
 // ExtractiveVersion names the extractive composer's behaviour for the answer cache: bump it when a
 // change makes the same sources give another answer, so cached answers of the old composer are
 // not served.
-const ExtractiveVersion = "2026-12-07.1"
+const ExtractiveVersion = "2026-12-07.2"
 
 // relatedShare is how close to the direct answer's score another unit must be to be quoted too.
 const relatedShare = 0.55

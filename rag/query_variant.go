@@ -22,6 +22,10 @@ type queryVariant struct {
 	// alts are other ways a stem's word may be written in the passages (bridges: synonyms,
 	// senses in the other language), each stemmed in its own language.
 	alts map[string][]altForm
+	// foreign are a stem's renderings in the other language (glossary entries), never matched
+	// against passages read in this variant's language: they tell only that a source in the
+	// other language talks about the word (knownElsewhere).
+	foreign map[string][]altForm
 }
 
 // altForm is one other way of writing a question word: a passage holds it when it holds all of
@@ -46,6 +50,17 @@ func (v queryVariant) in(bag stemBag, st string) float64 {
 	}
 	best := 0.0
 	for _, f := range v.alts[st] {
+		if f.weight > best && bag.hasAll(f.stems) {
+			best = f.weight
+		}
+	}
+	return best
+}
+
+// inForeign is how surely bag, read in the other language, holds one of st's renderings there.
+func (v queryVariant) inForeign(bag stemBag, st string) float64 {
+	best := 0.0
+	for _, f := range v.foreign[st] {
 		if f.weight > best && bag.hasAll(f.stems) {
 			best = f.weight
 		}
@@ -109,6 +124,14 @@ func withBridges(vs []queryVariant, bridges []Bridge) []queryVariant {
 				// Only renderings in the variant's language: another language's stems would
 				// meet this language's words by accident ("periodo" stemmed is "period").
 				attach(from, g.formsIn(v.lang))
+				if !g.dictionary {
+					if v.foreign == nil {
+						v.foreign = map[string][]altForm{}
+					}
+					for _, st := range from {
+						v.foreign[st] = append(v.foreign[st], g.formsIn(OtherLang(v.lang))...)
+					}
+				}
 				continue
 			}
 			if g.fromLang == v.lang || !v.translated {

@@ -133,6 +133,7 @@ func scoreUnits(expect Expect, variants []queryVariant, sources []Source, p prep
 	rarity := make([]map[string]float64, len(variants))
 	for i, v := range variants {
 		rarity[i] = rarityOf(p.forVariant(v), v)
+		p.knownElsewhere(v, rarity[i])
 	}
 	var out []scoredUnit
 	for si := range sources {
@@ -227,6 +228,32 @@ func rarityOf(prepared []sourceUnits, v queryVariant) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// knownElsewhere lifts from absentWeight the stems of v that a source holds only in another
+// language, through one of their renderings ("parking" where the only page says "parqueadero"):
+// the sources do talk about it, so it is what the question is about (rare: it names the
+// passage that answers), not a word no passage mentions.
+// elsewhereRarity is the rarity of a word only a source in the other language says: as rare as
+// a word no unit of this language has (1), marked apart by the least bit so the key can tell it.
+const elsewhereRarity = 1 - 1e-9
+
+func (p preparedSources) knownElsewhere(v queryVariant, rarity map[string]float64) {
+	other, ok := p.langIndex[OtherLang(v.lang)]
+	if !ok || other == p.langIndex[v.lang] {
+		return
+	}
+	for st, r := range rarity {
+		if r != absentWeight || len(v.foreign[st]) == 0 {
+			continue
+		}
+		for _, su := range p.byLang[other] {
+			if v.inForeign(su.whole, st) > 0 {
+				rarity[st] = elsewhereRarity
+				break
+			}
+		}
+	}
 }
 
 // numberInRange reports whether tok is a number that a range of text holds ("2" in "1-3 years").
@@ -343,9 +370,16 @@ func scoreUnit(expect Expect, v queryVariant, rarity map[string]float64, holds *
 	s.whole = true
 	for _, st := range v.stems {
 		w := v.weight[st] * rarity[st]
-		isKey := rarity[st] != absentWeight && !expect.names(v.words[st]) && !light[v.words[st]] && w > keyWeight
+		// A word only a source in the other language says (elsewhereRarity, knownElsewhere)
+		// names the page that answers: it is the key before longer words every page says
+		// ("parking" before "employees" where only "parqueadero" says it).
+		kw := w
+		if rarity[st] == elsewhereRarity {
+			kw *= 2
+		}
+		isKey := rarity[st] != absentWeight && !expect.names(v.words[st]) && !light[v.words[st]] && kw > keyWeight
 		if isKey {
-			keyWeight, s.key, s.keyKnown, s.keyLocal = w, v.words[st], true, false
+			keyWeight, s.key, s.keyKnown, s.keyLocal = kw, v.words[st], true, false
 		}
 		total += w
 		known := rarity[st] != absentWeight

@@ -40,6 +40,11 @@ $CITA ask --groups hr --explain "¿cuánto es la baja por paternidad?" | grep -E
 
 ask --groups sales --explain "feria de agronegosios"
 
+say "# knowledge gaps: a question declined in a public Slack channel (a loopback Slack in this process, the real adapter),"
+say "# the gap report, a page added and synced, and the thread answered once (docs/gaps.md):"
+say "cita gaps tour"
+$CITA gaps tour
+
 say "# run it again: nothing changed, nothing is re-embedded"
 $CITA index --access testdata/corpus.yaml testdata/corpus
 printf '\nTry your own: %s ask "..." (add --groups hr,finance to read more; --explain for the trace)\n' "$CITA"

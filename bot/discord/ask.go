@@ -50,7 +50,7 @@ func (a *Adapter) answerAsk(ctx context.Context, i *discordgo.Interaction, quest
 			a.editReason(ctx, i, channelRefusal(err, rag.AnswerLang(question)))
 			return
 		}
-		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
+		in.Audience, in.Scope, in.Public = bot.AudienceChannel, aud.scope, aud.public
 		if aud.thread != nil {
 			in.Conversation = conversationKey(i.GuildID, aud.channelID, aud.thread.ID)
 		} else {

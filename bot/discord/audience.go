@@ -119,6 +119,9 @@ type channelAudience struct {
 	scope rag.Scope
 	// v are channelID's versions the audience was computed under.
 	v versions
+	// public: every member of the guild sees it (a member with no role does), and it is not a
+	// private thread: what is asked there is no one's secret (bot.Incoming.Public).
+	public bool
 }
 
 // channelAudience returns who can see channelID (for a thread, its parent): computed from the
@@ -173,6 +176,7 @@ func (a *audience) channelAudience(ctx context.Context, guildID, channelID strin
 		}
 		memberRoles[id] = roles // none for someone who left: what they would have on rejoining
 	}
+	aud.public = viewers.Everyone && (aud.thread == nil || aud.thread.Type != discordgo.ChannelTypeGuildPrivateThread)
 	aud.readers = bot.DistinctScopes(a.access.viewerScopes(guildID, viewers, guild.Roles, memberRoles))
 	aud.scope = bot.IntersectScopes(aud.readers)
 	for _, pin := range pins {

@@ -28,6 +28,8 @@ func (a *Adapter) onButton(ctx context.Context, i *discordgo.Interaction, act bu
 		return
 	}
 	switch act.Kind {
+	case "share":
+		a.shareGap(ctx, i, userID, act.AnswerID)
 	case "up", "down":
 		fb := bot.Feedback{AnswerID: act.AnswerID, Conversation: conv, UserID: userID, Rating: 1}
 		mark := "👍"

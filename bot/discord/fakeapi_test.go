@@ -133,6 +133,21 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		f.mu.Unlock()
 		f.writeJSON(w, m)
 	})
+	// Opening (or finding) the DM channel with a user.
+	mux.HandleFunc("POST "+api+"/users/@me/channels", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			RecipientID string `json:"recipient_id"`
+		}
+		_ = json.Unmarshal(readBody(r), &body)
+		id := "dm-" + body.RecipientID
+		f.mu.Lock()
+		if f.channels[id] == nil {
+			f.channels[id] = &discordgo.Channel{ID: id, Type: discordgo.ChannelTypeDM, Recipients: []*discordgo.User{{ID: body.RecipientID}}}
+		}
+		ch := f.channels[id]
+		f.mu.Unlock()
+		f.writeJSON(w, ch)
+	})
 	mux.HandleFunc("POST "+api+"/channels/{ch}/typing", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})

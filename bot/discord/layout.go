@@ -30,22 +30,29 @@ type answerLayout struct {
 	// answerID is the recorded answer the buttons act on; 0 for no buttons.
 	answerID   int64
 	withThread bool // the buttons include "Continue in thread"
+	// shareLabel, when set, adds "Tell the document owners" (bot.Outgoing.ShareGap) to them.
+	shareLabel string
 }
 
 // display is what the adapter's options add to replies (Options.Disclaimer).
 type display struct {
 	disclaimer string
+	shareGaps  bool // Options.Gaps is set
 }
 
 // display is the adapter's display options.
-func (a *Adapter) display() display { return display{disclaimer: a.opts.Disclaimer} }
+func (a *Adapter) display() display {
+	return display{disclaimer: a.opts.Disclaimer, shareGaps: a.opts.Gaps != nil}
+}
 
 // layoutOf decides what reply r shows under header, by kind (bot.ReplyKind):
 //   - an answer: the text, the disclaimer when one is set (d), its sources, 👍 / 👎 / How I
 //     answered (and Continue in thread);
 //   - a hedged reply: as an answer, with a warning line after the text and an amber accent;
 //   - "I couldn't find this": the text and the buttons, no sources;
-//   - a reason: the text alone.
+//   - a reason: the text alone;
+//   - and on a declined or hedged reply asked where not everyone could see it
+//     (Outgoing.ShareGap), who will see a shared question and "Tell the document owners".
 //
 // Anything new shown with a reply on Discord (a line under every answer, say) is added here.
 func layoutOf(r bot.Outgoing, header string, withThreadButton bool, d display) answerLayout {
@@ -64,6 +71,10 @@ func layoutOf(r bot.Outgoing, header string, withThreadButton bool, d display) a
 	}
 	if r.AnswerID != 0 && r.FromPipeline() {
 		l.answerID = r.AnswerID
+		if d.shareGaps && r.ShareGap {
+			l.after = append(l.after, "-# "+escapeMarkdown(bot.ShareGapNote(r.Lang)))
+			l.shareLabel = bot.ShareGapButton(r.Lang)
+		}
 	}
 	return l
 }
@@ -73,5 +84,5 @@ func (l answerLayout) buttons() []discordgo.MessageComponent {
 	if l.answerID == 0 {
 		return nil
 	}
-	return answerButtons(strconv.FormatInt(l.answerID, 10), l.withThread)
+	return answerButtons(strconv.FormatInt(l.answerID, 10), l.withThread, l.shareLabel)
 }

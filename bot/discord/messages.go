@@ -64,7 +64,7 @@ func (a *Adapter) answerMessage(ctx context.Context, m *discordgo.Message) {
 			return
 		}
 		in.Conversation = conversationKey(m.GuildID, aud.channelID, m.ChannelID)
-		in.Audience, in.Scope = bot.AudienceChannel, aud.scope
+		in.Audience, in.Scope, in.Public = bot.AudienceChannel, aud.scope, aud.public
 	}
 	if err := a.session.ChannelTyping(m.ChannelID, discordgo.WithContext(ctx)); err != nil {
 		a.logger.DebugContext(ctx, "discord typing", slog.Any("error", err))

@@ -65,6 +65,9 @@ type Options struct {
 	// layouts (layoutOf), never under "I couldn't find this" or a reason. It is display only:
 	// not part of the answer, its record or the answer cache.
 	Disclaimer string
+	// Gaps, when set, offers "Tell the document owners" under declined and hedged replies
+	// asked where not everyone in the guild could see them, and records the shares.
+	Gaps bot.GapStore
 
 	// Transport, when set, makes the REST calls (cmd/cita times them for /metrics); nil means
 	// http.DefaultTransport.

@@ -108,11 +108,12 @@ const (
 	idVoteDown = "cita:down:"
 	idExplain  = "cita:how:"
 	idThread   = "cita:thread:"
+	idShare    = "cita:share:"
 )
 
 // answerButtons is the row under an answer: 👍, 👎, How I answered, and optionally Continue in
-// thread.
-func answerButtons(answerID string, withThread bool) []discordgo.MessageComponent {
+// thread and, labelled share, Tell the document owners.
+func answerButtons(answerID string, withThread bool, share string) []discordgo.MessageComponent {
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Emoji: &discordgo.ComponentEmoji{Name: "👍"}, Style: discordgo.SecondaryButton, CustomID: idVoteUp + answerID},
 		discordgo.Button{Emoji: &discordgo.ComponentEmoji{Name: "👎"}, Style: discordgo.SecondaryButton, CustomID: idVoteDown + answerID},
@@ -121,18 +122,21 @@ func answerButtons(answerID string, withThread bool) []discordgo.MessageComponen
 	if withThread {
 		row.Components = append(row.Components, discordgo.Button{Label: "Continue in thread", Style: discordgo.PrimaryButton, CustomID: idThread + answerID})
 	}
+	if share != "" {
+		row.Components = append(row.Components, discordgo.Button{Label: share, Style: discordgo.SecondaryButton, CustomID: idShare + answerID})
+	}
 	return []discordgo.MessageComponent{row}
 }
 
 // buttonAction is a parsed custom id.
 type buttonAction struct {
-	Kind     string // "up", "down", "how", "thread", "why" (open the 👎 form), "note" (the form sent)
+	Kind     string // "up", "down", "how", "thread", "share", "why" (open the 👎 form), "note" (the form sent)
 	AnswerID int64
 }
 
 // parseCustomID reads a button's custom id; ok is false for ids cita did not make.
 func parseCustomID(id string) (buttonAction, bool) {
-	for _, p := range []string{idVoteUp, idVoteDown, idExplain, idThread, idWhy, idNote} {
+	for _, p := range []string{idVoteUp, idVoteDown, idExplain, idThread, idShare, idWhy, idNote} {
 		if rest, found := strings.CutPrefix(id, p); found && len(id) <= 100 {
 			n, err := strconv.ParseInt(rest, 10, 64)
 			if err != nil || n <= 0 || strconv.FormatInt(n, 10) != rest {

@@ -140,7 +140,7 @@ func FuzzParseCustomID(f *testing.F) {
 		if act.AnswerID <= 0 {
 			t.Fatalf("%q parsed to answer %d", id, act.AnswerID)
 		}
-		back := answerButtons(fmt.Sprint(act.AnswerID), true)
+		back := answerButtons(fmt.Sprint(act.AnswerID), true, "")
 		if back == nil {
 			t.Fatal("no buttons")
 		}

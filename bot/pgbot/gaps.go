@@ -188,7 +188,7 @@ SELECT a.id, a.gap_topic, t.signature, a.question, a.lang, a.created_at, a.absta
 	a.gap_resolved_at IS NOT NULL,
 	COALESCE((SELECT jsonb_agg(jsonb_build_object('title', d.title, 'url', d.url, 'source', d.source, 'owner', d.owner)
 			ORDER BY (SELECT min(s.o) FROM jsonb_array_elements(a.sources) WITH ORDINALITY AS s(src, o)
-			          WHERE (s.src->>'document_id')::bigint = ad.document_id) NULLS FIRST, ad.document_id)
+			          WHERE (s.src->>'document_id')::bigint = ad.document_id) NULLS LAST, ad.document_id)
 		FROM bot_answer_documents ad JOIN documents d ON d.id = ad.document_id
 		WHERE ad.answer_id = a.id AND d.groups && $4::text[] AND ad.doc_groups && $4::text[]), '[]')
 FROM bot_answers a JOIN gap_topics t ON t.id = a.gap_topic

@@ -56,6 +56,10 @@ type Options struct {
 	// Gaps, when set, offers "Tell the document owners" under declined and hedged replies
 	// asked where not everyone could see them, and records the shares (docs/gaps.md).
 	Gaps bot.GapStore
+	// Home, when set, publishes the App Home tab when someone opens it: their own recent
+	// questions and, for a document owner, the gaps in their documents and their sources' sync
+	// health (docs/gaps.md).
+	Home bot.HomeStore
 	// SuggestedPrompts are offered in every new assistant thread (at most four); empty means
 	// the questions most asked in the workspace whose answers the user may read.
 	SuggestedPrompts []string

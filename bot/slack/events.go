@@ -75,6 +75,10 @@ func (a *Adapter) handleEvent(ctx context.Context, eventID string, ev slackevent
 		// The user is looking at another channel. cita answers in the assistant thread with
 		// the user's own groups wherever they look, so nothing changes.
 		a.logger.DebugContext(ctx, "slack assistant context changed", slog.String("channel_id", e.AssistantThread.ChannelID))
+	case *slackevents.AppHomeOpenedEvent:
+		if e.Tab == "home" && a.opts.Home != nil && e.User != "" {
+			a.publishHome(ctx, ev.TeamID, e.User)
+		}
 	case *slackevents.MemberJoinedChannelEvent:
 		a.memberJoined(ctx, ev.TeamID, e.Channel, e.User)
 	case *slackevents.MemberLeftChannelEvent:

@@ -14,3 +14,5 @@ func (a *Adapter) Idle(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+var NamesAddress = namesAddress

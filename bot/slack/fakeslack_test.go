@@ -240,6 +240,20 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 	for k, v := range r.Form {
 		form[k] = v[0]
 	}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		// Methods slack-go sends as JSON (views.publish): each top-level field, objects as JSON.
+		var body map[string]json.RawMessage
+		if err := json.NewDecoder(r.Body).Decode(&body); err == nil {
+			for k, v := range body {
+				var s string
+				if json.Unmarshal(v, &s) == nil {
+					form[k] = s
+				} else {
+					form[k] = string(v)
+				}
+			}
+		}
+	}
 	f.mu.Lock()
 	hold := f.hold
 	f.mu.Unlock()
@@ -317,6 +331,8 @@ func (f *fakeSlack) serveAPI(w http.ResponseWriter, r *http.Request) {
 			f.info[dm] = fakeChannel{IM: form["users"]}
 		}
 		resp = map[string]any{"ok": true, "channel": map[string]any{"id": dm, "is_im": true}}
+	case "views.publish":
+		resp = map[string]any{"ok": true, "view": map[string]any{"id": "V1", "type": "home"}}
 	case "chat.delete":
 		delete(f.shown, form["channel"]+"/"+form["ts"])
 		resp = map[string]any{"ok": true, "channel": form["channel"], "ts": form["ts"]}

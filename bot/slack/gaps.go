@@ -16,6 +16,9 @@ import (
 // actionShareGap is the "Tell the document owners" button; its value is the answer id.
 const actionShareGap = "cita_share_gap"
 
+// maxDigestChars bounds a digest's text (Slack truncates a message's text at 40,000).
+const maxDigestChars = 39000
+
 // shareGapBlocks are who will see a shared question, then the button.
 func shareGapBlocks(answerID int64, lang string) []slack.Block {
 	id := strconv.FormatInt(answerID, 10)
@@ -82,4 +85,24 @@ func (a *Adapter) PostGapFollowUp(ctx context.Context, place bot.GapPlace, g bot
 		writer: newThrottledWriter(), style: a.style(false)}
 	r.answer.Store(out.AnswerID)
 	return r.write(ctx, out.AnswerID, out)
+}
+
+var _ bot.GapDigestPoster = (*Adapter)(nil)
+
+// PostGapDigest implements bot.GapDigestPoster: the digest is built for the channel's readers
+// now (asked from Slack, as for an answer) and this workspace's questions, then posted as plain
+// text (escaped: no formatting, no mention).
+func (a *Adapter) PostGapDigest(ctx context.Context, channel string, build bot.DigestBuilder) error {
+	aud, _, err := a.resolveChannel(ctx, a.teamID, channel, false)
+	if err != nil {
+		return fmt.Errorf("who reads %s: %w", channel, err)
+	}
+	text, err := build(ctx, aud.scope, platform, a.teamID)
+	if err != nil {
+		return err
+	}
+	return withRetry(ctx, func() error {
+		_, _, err := a.api.PostMessageContext(ctx, channel, slack.MsgOptionText(escape(truncate(text, maxDigestChars)), false))
+		return err
+	})
 }

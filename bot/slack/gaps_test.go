@@ -110,3 +110,34 @@ func TestGapFollowThroughOnSlack(t *testing.T) {
 		}
 	}
 }
+
+// The digest goes to a channel once per scheduled run, whichever replica fires first, built for
+// that channel's readers: the public question is there, the DM question nobody shared is not.
+func TestGapDigestOnSlackOncePerRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	b.mention(t, "EvD1", "C1", "U1", "Is there parking for employees at the office?")
+	b.dm(t, "EvD2", "DD1", "U2", "Is there employee parking DIGESTCANARY?")
+	d := &bot.GapDigester{Store: b.env.Bot, Posters: map[string]bot.GapDigestPoster{"slack": b.adapter},
+		Targets: []bot.DigestTarget{{Platform: "slack", Channel: "C1"}},
+		Group: func(ctx context.Context) error {
+			_, err := b.env.Bot.AssignGapTopics(ctx, rag.NewTopicReader(nil, nil).Signature, 0)
+			return err
+		}}
+	slot := time.Now().Truncate(time.Minute)
+	d.Post(ctx, slot)
+	d.Post(ctx, slot) // another replica's scheduler, the same run
+	var digests []string
+	for _, c := range b.fake.callsTo("chat.postMessage") {
+		if c.Form["channel"] == "C1" && strings.Contains(c.Form["text"], "Knowledge gaps since") {
+			digests = append(digests, c.Form["text"])
+		}
+	}
+	if len(digests) != 1 {
+		t.Fatalf("%d digests posted, want 1", len(digests))
+	}
+	if !strings.Contains(digests[0], "parking for employees") || strings.Contains(digests[0], "DIGESTCANARY") {
+		t.Errorf("digest %q: want the public question and never the DM one", digests[0])
+	}
+}

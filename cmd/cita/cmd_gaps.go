@@ -31,6 +31,10 @@ channel, an assistant thread, an ephemeral reply, the CLI or MCP stays its asker
 are named only when the --groups may read them (default: everyone), as in ` + "`cita ask`" + `.
 Questions not grouped yet are grouped first (` + "`cita serve`" + ` does it every minute).
 
+` + "`cita gaps tour`" + ` walks through the whole loop on a scratch copy of testdata/corpus, through
+the real Slack adapter against a loopback Slack: a question declined in a public channel, the
+report, a page added and synced, and the thread answered once (docs/gaps.md).
+
 Flags:
 `,
 		run: runGaps,
@@ -38,6 +42,9 @@ Flags:
 }
 
 func runGaps(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "tour" {
+		return runGapsTour(ctx, e, args[1:])
+	}
 	fs := newFlags("gaps", e, commands["gaps"].usage)
 	since := fs.String("since", "30d", "questions asked since then: days (30d), a duration (72h), a date (2026-11-01), or all")
 	source := fs.String("source", "", "only gaps whose nearest readable document is in this source")

@@ -251,6 +251,7 @@ func (s *service) buildDiscord(context.Context) error {
 		return err
 	}
 	discord.SetLibraryLogger(s.e.logger)
+	opts.Gaps = s.store // "Tell the document owners" (docs/gaps.md)
 	opts.Transport = s.metrics.InstrumentTransport("discord", nil)
 	opts.Trace = func(step string, d time.Duration) { s.metrics.ObserveVisible("discord", step, d) }
 	s.discordBot, err = discord.New(opts)
@@ -268,6 +269,7 @@ func (s *service) buildSlack(ctx context.Context) error {
 		Access:        s.identity.apply(bot.NewAccessMap(sc.Users, sc.UserGroups, sc.Emails, sc.Domains, sc.DefaultGroups)),
 		ChannelGroups: sc.ChannelGroups, ScopeTTL: sc.ScopeCacheTTL, Logger: s.e.logger, SuggestedPrompts: sc.SuggestedPrompts,
 		Disclaimer: sc.Disclaimer, // display only: not the pipeline's, not in the answer cache
+		Gaps:       s.store,       // "Tell the document owners" (docs/gaps.md)
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: m.InstrumentTransport("slack", nil)},
 		Trace:      func(step string, d time.Duration) { m.ObserveVisible("slack", step, d) },
 	}
@@ -284,7 +286,20 @@ func (s *service) buildSlack(ctx context.Context) error {
 // routeNotices posts the passes' source-change notices via the adapters (see sourceNotifier).
 func (s *service) routeNotices(context.Context) error {
 	s.notices.notifier = sourceNotifier(s.store, s.slackCfg, s.slackBot, s.discordCfg, s.discordBot, s.e.logger)
+	if f := s.gapFollower(); f != nil {
+		reader, threshold := s.topicReader(), s.a.cfg.Gaps.TopicThreshold
+		group := func(ctx context.Context) error {
+			_, err := s.store.AssignGapTopics(ctx, reader.Signature, threshold)
+			return err
+		}
+		s.notices.gaps = func(ctx context.Context, since time.Time) { followGaps(ctx, f, group, since, s.metrics, s.e.logger) }
+	}
 	return nil
+}
+
+// topicReader reads gap questions' topics with the app's glossaries and translator.
+func (s *service) topicReader() *rag.TopicReader {
+	return rag.NewTopicReader(s.a.lexicon, s.a.translator.Translator)
 }
 
 // listenHTTP mounts the routes and listens on --listen, else the configured listen, else :8080.

@@ -155,6 +155,10 @@ func (s *service) startUpkeep(ctx context.Context, g *errgroup.Group) error {
 	if err := startSweeps(ctx, g, a.cfg.Sweep.Every(), s.store, s.metrics, sweeps, logger); err != nil {
 		return err
 	}
+	startGapGrouping(ctx, g, s.store, s.topicReader(), a.cfg.Gaps.TopicThreshold, s.metrics, logger)
+	if err := s.startGapDigest(ctx, g); err != nil {
+		return err
+	}
 	if s.notices.notifier != nil {
 		g.Go(func() error { runNotices(ctx, s.notices.notifier, logger); return nil })
 	}

@@ -22,14 +22,21 @@ const noticeEvery = time.Minute
 type noticeRunner struct {
 	next     scheduler.Runner
 	notifier *bot.Notifier // nil: notices are off
-	logger   *slog.Logger
+	// gaps, when set, asks the open gap questions again after a pass that added or changed
+	// documents (followGaps); nil: follow-through is off.
+	gaps   func(ctx context.Context, since time.Time)
+	logger *slog.Logger
 }
 
 // Run implements scheduler.Runner.
 func (r *noticeRunner) Run(ctx context.Context, src syncrun.Source, ro syncrun.RunOptions) (syncrun.Result, error) {
+	start := time.Now()
 	res, err := r.next.Run(ctx, src, ro)
 	if r.notifier != nil && len(res.Changes) > 0 {
 		notify(ctx, r.notifier, r.logger)
+	}
+	if r.gaps != nil && !ro.DryRun && res.Run.Added+res.Run.Changed+res.Run.ACLOnly > 0 {
+		r.gaps(ctx, start)
 	}
 	return res, err
 }

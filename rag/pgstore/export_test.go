@@ -51,3 +51,19 @@ func (s *Store) VectorSettingsInPipeline(ctx context.Context) (inside, after [3]
 	err = conn.QueryRow(ctx, read).Scan(&after[0], &after[1], &after[2])
 	return inside, after, err
 }
+
+// WithoutSharedStats returns a copy of the store whose full-text parts each read their own
+// statistics (fts_shared.go): what the shared ones are held to.
+func (s *Store) WithoutSharedStats() *Store {
+	c := *s
+	c.asked = nil
+	return &c
+}
+
+// SharedStats says how many asked parts' statistics wait for their translated part, and how
+// many translated parts took them.
+func (s *Store) SharedStats() (pending int, taken int64) {
+	s.asked.mu.Lock()
+	defer s.asked.mu.Unlock()
+	return len(s.asked.pending), s.asked.taken.Load()
+}

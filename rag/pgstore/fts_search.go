@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -61,35 +62,11 @@ func (s *Store) searchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 	if len(words) == 0 {
 		return nil, nil, 0, nil
 	}
-	// One round trip for what every query needs: the readable classes, the words' lexemes and
-	// frequencies, and the readable corpus's size.
-	batch := &pgx.Batch{}
-	batch.Queue(readableSQL, scope.Groups())
-	batch.Queue(termsSQL, words, scope.Groups())
-	batch.Queue(scopeCorpusSQL, scope.Groups())
-	br := s.pool.SendBatch(ctx, batch)
-	r := readable{groups: scope.Groups()}
-	if err := br.QueryRow().Scan(&r.classes); err != nil {
-		br.Close()
-		return nil, nil, 0, fmt.Errorf("full-text search: access classes: %w", err)
-	}
-	rows, err := br.Query()
-	if err != nil {
-		br.Close()
-		return nil, nil, 0, fmt.Errorf("look up query terms: %w", err)
-	}
-	byWord, err := scanLookup(rows)
-	if err != nil {
-		br.Close()
-		return nil, nil, 0, err
-	}
-	n, avg, err := scanCorpus(br)
-	if cerr := br.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("full-text search: %w", cerr)
-	}
+	st, err := s.statsFor(ctx, query, scope, words, len(asked))
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	r, byWord, n, avg := readable{groups: scope.Groups(), classes: st.classes}, st.byWord, st.n, st.avg
 	terms, err := s.resolveTerms(ctx, words, len(asked), fuzzy, byWord, r)
 	if err != nil {
 		return nil, nil, 0, err
@@ -137,6 +114,92 @@ func (s *Store) searchFTS(ctx context.Context, query rag.FTSQuery, scope rag.Sco
 		return nil, nil, 0, err
 	}
 	return hits, labels, read, nil
+}
+
+// statsFor reads what the query's scoring needs (readStats). The two parts of a cross-lingual
+// question share it (askedStats): the asked part offers what it read, and the translated part
+// takes it and reads only the words the translation and its bridges add.
+func (s *Store) statsFor(ctx context.Context, query rag.FTSQuery, scope rag.Scope, words []string, nAsked int) (ftsStats, error) {
+	if s.asked == nil {
+		return s.readStats(ctx, words, scope)
+	}
+	key := askedKey(scope, query.Text)
+	switch query.Part {
+	case rag.FTSAsked:
+		e := s.asked.offer(key, time.Now())
+		st, err := s.readStats(ctx, words, scope)
+		e.publish(st, nAsked, err)
+		return st, err
+	case rag.FTSExtra:
+		if shared, n, ok := s.asked.take(ctx, key); ok && n == nAsked {
+			return s.readMoreStats(ctx, shared, words, nAsked, scope)
+		}
+	}
+	return s.readStats(ctx, words, scope)
+}
+
+// readStats reads, in one round trip, what every query needs: the readable classes, the words'
+// lexemes and frequencies, and the readable corpus's size.
+func (s *Store) readStats(ctx context.Context, words []string, scope rag.Scope) (ftsStats, error) {
+	batch := &pgx.Batch{}
+	batch.Queue(readableSQL, scope.Groups())
+	batch.Queue(termsSQL, words, scope.Groups())
+	batch.Queue(scopeCorpusSQL, scope.Groups())
+	br := s.pool.SendBatch(ctx, batch)
+	var st ftsStats
+	if err := br.QueryRow().Scan(&st.classes); err != nil {
+		br.Close()
+		return ftsStats{}, fmt.Errorf("full-text search: access classes: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return ftsStats{}, fmt.Errorf("look up query terms: %w", err)
+	}
+	if st.byWord, err = scanLookup(rows); err != nil {
+		br.Close()
+		return ftsStats{}, err
+	}
+	st.n, st.avg, err = scanCorpus(br)
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("full-text search: %w", cerr)
+	}
+	if err != nil {
+		return ftsStats{}, err
+	}
+	return st, nil
+}
+
+// readMoreStats returns shared (the asked part's statistics, whose first nAsked words are
+// words' first nAsked) with the lexemes of words' others looked up under scope.
+func (s *Store) readMoreStats(ctx context.Context, shared ftsStats, words []string, nAsked int, scope rag.Scope) (ftsStats, error) {
+	st := shared
+	st.byWord = make(map[int][]queryTerm, len(words))
+	for ord := 1; ord <= nAsked; ord++ {
+		if ts, ok := shared.byWord[ord]; ok {
+			st.byWord[ord] = ts
+		}
+	}
+	if len(words) == nAsked {
+		return st, nil
+	}
+	rows, err := s.pool.Query(ctx, termsSQL, words[nAsked:], scope.Groups())
+	if err != nil {
+		return ftsStats{}, fmt.Errorf("look up query terms: %w", err)
+	}
+	more, err := scanLookup(rows)
+	if err != nil {
+		return ftsStats{}, err
+	}
+	for ord, ts := range more {
+		moved := make([]queryTerm, len(ts))
+		for i, t := range ts {
+			t.Word = ord + nAsked
+			moved[i] = t
+		}
+		st.byWord[ord+nAsked] = moved
+	}
+	return st, nil
 }
 
 // scanCorpus reads scopeCorpusSQL's result from the batch: per vector kind, the readable chunks

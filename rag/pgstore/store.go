@@ -51,6 +51,9 @@ type Store struct {
 	// ftsExhaustive reads every candidate of every word at once: the truth the pruned arm is
 	// tested against.
 	ftsExhaustive bool
+	// asked hands a cross-lingual question's full-text statistics from its asked part to its
+	// translated part (fts_shared.go); shared by the store's copies (onPool).
+	asked *askedStats
 }
 
 // New returns a store for the given embedding model. It returns an error when the model name or
@@ -74,6 +77,7 @@ func New(pool *pgxpool.Pool, model rag.EmbedderInfo, logger *slog.Logger) (*Stor
 		ExactVectorMax:     DefaultExactVectorMax,
 		OwnGraphMin:        DefaultOwnGraphMin,
 		FTSCandidateBudget: 1000,
+		asked:              &askedStats{},
 	}, nil
 }
 

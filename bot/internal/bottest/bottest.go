@@ -31,6 +31,7 @@ type Doc struct {
 	Path, Title string
 	Groups      []string
 	Chunks      []string
+	Owner       string // who keeps it ("" none)
 }
 
 // Corpus is the default corpus: an "everyone" vacation policy and remote-work policy, and an
@@ -39,15 +40,15 @@ var Corpus = []Doc{
 	{"vacation.md", "Vacation policy", []string{"everyone"}, []string{
 		"Every employee gets 22 vacation days per year. Vacation requests need two weeks of notice in the people portal.",
 		"Unused vacation days carry over to the next year, up to a maximum of five days.",
-	}},
+	}, ""},
 	{"remote.md", "Remote work policy", []string{"everyone"}, []string{
 		"Employees may work remotely up to three days per week with their manager's approval.",
 		"Remote workers must use the company VPN and keep their laptop encrypted.",
-	}},
+	}, ""},
 	{"salaries.md", "Salary bands", []string{"hr"}, []string{
 		"Salary band B7 has a base salary of 5,440,000 per month. The Condor retention bonus applies to band B7 employees.",
 		"Salary band reviews happen every year in March, with vacation days unaffected by the band.",
-	}},
+	}, ""},
 }
 
 // New migrates a fresh schema, indexes docs (Corpus when none) and wires the pipeline.
@@ -104,7 +105,7 @@ func (e *Env) Add(t testing.TB, d Doc) int64 {
 	}
 	id, _, err := e.Index.ReplaceDocument(context.Background(), rag.Document{
 		Source: "test", ExternalID: d.Path, Title: d.Title, Lang: "en", URL: "https://docs.example.com/" + d.Path,
-		UpdatedAt: time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC), ContentHash: d.Path + "-hash", Groups: d.Groups,
+		UpdatedAt: time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC), ContentHash: d.Path + "-hash", Groups: d.Groups, Owner: d.Owner,
 	}, chunks)
 	if err != nil {
 		t.Fatalf("index %s: %v", d.Path, err)

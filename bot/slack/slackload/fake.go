@@ -45,11 +45,45 @@ type FakeSlack struct {
 	finals  map[string]string // channel -> the text of the last message with blocks
 	blocks  map[string]string // channel -> the blocks (JSON) of that message
 	ts      int
+	// public channels (PublicChannel) and their members; every other channel C<x> is private
+	// and holds U<x> and the bot.
+	public map[string][]string
+	// posted are the messages with blocks posted or written, in order (Messages); threads
+	// maps every posted message ("channel/ts") to its thread.
+	posted  []Message
+	threads map[string]string
+}
+
+// Message is a message with blocks as the fake last saw it.
+type Message struct {
+	Channel, TS, ThreadTS, Text string
+}
+
+// PublicChannel makes channel a public channel with members (and the bot).
+func (f *FakeSlack) PublicChannel(channel string, members ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.public[channel] = append(append([]string{}, members...), botUserID)
+}
+
+// Messages returns the messages with blocks written in channel (a final reply, a follow-up), in
+// the order they were first posted, each with its latest text.
+func (f *FakeSlack) Messages(channel string) []Message {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []Message
+	for _, m := range f.posted {
+		if m.Channel == channel {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // NewFakeSlack starts the fake on a loopback port; Close stops it.
 func NewFakeSlack() *FakeSlack {
-	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}, finals: map[string]string{}, blocks: map[string]string{}}
+	f := &FakeSlack{replies: map[string]*reply{}, calls: map[string]int{}, finals: map[string]string{}, blocks: map[string]string{},
+		public: map[string][]string{}, threads: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -83,6 +117,18 @@ func (f *FakeSlack) FinalBlocks(channel string) string {
 	return f.blocks[channel]
 }
 
+// logMessage records m, or updates the message of the same channel and ts. f.mu is held.
+func (f *FakeSlack) logMessage(m Message) {
+	m.ThreadTS = f.threads[m.Channel+"/"+m.TS]
+	for i, old := range f.posted {
+		if old.Channel == m.Channel && old.TS == m.TS {
+			f.posted[i] = m
+			return
+		}
+	}
+	f.posted = append(f.posted, m)
+}
+
 // expect registers the next reply in channel and returns what will report it.
 func (f *FakeSlack) expect(channel string) *reply {
 	r := &reply{placeholder: make(chan time.Time, 1), final: make(chan string, 1), status: make(chan time.Time, 1), firstWords: make(chan words, 1)}
@@ -113,6 +159,7 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	case "chat.postMessage":
 		f.ts++
 		resp = map[string]any{"ok": true, "channel": channel, "ts": fmt.Sprintf("1800000000.%06d", f.ts)}
+		f.threads[channel+"/"+resp["ts"].(string)] = r.Form.Get("thread_ts")
 		if pending != nil && r.Form.Get("blocks") == "" {
 			select {
 			case pending.placeholder <- now:
@@ -155,13 +202,17 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 		resp = map[string]any{"ok": true, "user": map[string]any{"id": user, "team_id": "T1", "name": strings.ToLower(user),
 			"is_bot": user == botUserID, "profile": map[string]any{"email": strings.ToLower(user) + "@example.com"}}}
 	case "conversations.info":
-		resp = map[string]any{"ok": true, "channel": map[string]any{"id": channel, "name": strings.ToLower(channel), "is_channel": true, "is_private": true}}
+		_, public := f.public[channel]
+		resp = map[string]any{"ok": true, "channel": map[string]any{"id": channel, "name": strings.ToLower(channel), "is_channel": true, "is_private": !public}}
 	case "users.list":
 		resp = map[string]any{"ok": true, "members": []any{map[string]any{"id": botUserID, "team_id": "T1", "name": "cita", "is_bot": true}},
 			"response_metadata": map[string]any{"next_cursor": ""}}
 	case "conversations.members":
-		resp = map[string]any{"ok": true, "members": []string{"U" + strings.TrimPrefix(channel, "C"), botUserID},
-			"response_metadata": map[string]any{"next_cursor": ""}}
+		members, public := f.public[channel]
+		if !public {
+			members = []string{"U" + strings.TrimPrefix(channel, "C"), botUserID}
+		}
+		resp = map[string]any{"ok": true, "members": members, "response_metadata": map[string]any{"next_cursor": ""}}
 	case "usergroups.list":
 		resp = map[string]any{"ok": true, "usergroups": []any{}}
 	default:
@@ -169,6 +220,11 @@ func (f *FakeSlack) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Form.Get("blocks") != "" && (method == "chat.update" || method == "chat.postMessage") {
 		f.finals[channel], f.blocks[channel] = r.Form.Get("text"), r.Form.Get("blocks")
+		ts := r.Form.Get("ts")
+		if method == "chat.postMessage" {
+			ts, _ = resp["ts"].(string)
+		}
+		f.logMessage(Message{Channel: channel, TS: ts, Text: r.Form.Get("text")})
 	}
 	if pending != nil && strings.HasPrefix(channel, "D") && (method == "chat.update" || method == "chat.postMessage") {
 		select { // an assistant thread without native streaming: the first message shows words

@@ -287,3 +287,15 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// MentionEvent returns an Events API app_mention callback of user asking question in channel
+// (a new thread rooted at ts), for Sign and a POST to the adapter's events endpoint.
+func MentionEvent(eventID, channel, user, question, ts string) []byte {
+	body, _ := json.Marshal(map[string]any{
+		"token": "tour", "team_id": "T1", "api_app_id": "A1", "type": "event_callback", "event_id": eventID,
+		"event_time": time.Now().Unix(),
+		"event": map[string]any{"type": "app_mention", "user": user, "text": "<@" + botUserID + "> " + question,
+			"ts": ts, "channel": channel, "event_ts": ts, "team": "T1"},
+	})
+	return body
+}
