@@ -16,8 +16,10 @@ import (
 // of the channel's own workspace (a Slack team's, a Discord guild's).
 
 // DigestBuilder builds a digest's text for a channel's readers: reader is what everyone there
-// may read, platform and workspace where the channel is.
-type DigestBuilder func(ctx context.Context, reader rag.Scope, platform, workspace string) (string, error)
+// may read, platform and workspace where the channel is. quote is false when someone there
+// could not read every public channel of the workspace (a Slack guest, a channel shared with
+// another organisation): the digest then names topics and counts, never a question's words.
+type DigestBuilder func(ctx context.Context, reader rag.Scope, platform, workspace string, quote bool) (string, error)
 
 // GapDigestPoster posts a digest in one of its platform's channels; the Slack and Discord
 // adapters implement it. It resolves the channel's readers first and posts nothing when it
@@ -80,10 +82,15 @@ func (d *GapDigester) Post(ctx context.Context, slot time.Time) {
 		if since.IsZero() || slot.Sub(since) > maxBack {
 			since = slot.Add(-maxBack)
 		}
-		build := func(ctx context.Context, reader rag.Scope, platform, workspace string) (string, error) {
+		build := func(ctx context.Context, reader rag.Scope, platform, workspace string, quote bool) (string, error) {
 			rep, err := d.Store.GapReport(ctx, GapQuery{Since: since, Reader: reader, Platform: platform, Workspace: workspace, Limit: 15})
 			if err != nil {
 				return "", err
+			}
+			if !quote {
+				for i := range rep {
+					rep[i].Questions, rep[i].Concepts = nil, []string{fmt.Sprintf("topic %d", rep[i].Topic)}
+				}
 			}
 			return GapDigestText(rep, since), nil
 		}

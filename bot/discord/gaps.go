@@ -111,7 +111,7 @@ func (a *Adapter) PostGapDigest(ctx context.Context, channel string, build bot.D
 	if err != nil {
 		return fmt.Errorf("who sees %s: %w", channel, err)
 	}
-	text, err := build(ctx, aud.scope, platform, ch.GuildID)
+	text, err := build(ctx, aud.scope, platform, ch.GuildID, true) // every viewer is a member of the guild
 	if err != nil {
 		return err
 	}

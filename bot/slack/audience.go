@@ -26,6 +26,9 @@ type audience struct {
 	scope   rag.Scope
 	public  bool
 	members int
+	// outsiders: someone who reads it is not a full member of the workspace (a guest), or the
+	// channel is shared beyond it: they could not read every public channel.
+	outsiders bool
 }
 
 // channelAudience asks Slack who reads channel now (conversations.info and every page of
@@ -64,6 +67,7 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 		if shared(info) {
 			// Public in other workspaces or organisations too: readers cita cannot list.
 			readers = append(readers, rag.Scope{})
+			aud.outsiders = true
 		}
 	}
 	for _, m := range members {
@@ -73,6 +77,7 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 		}
 		if p.reader() {
 			readers = append(readers, a.scopeOf(p, roles))
+			aud.outsiders = aud.outsiders || !p.full()
 		}
 	}
 	aud.readers = bot.DistinctScopes(readers)

@@ -97,7 +97,7 @@ func (a *Adapter) PostGapDigest(ctx context.Context, channel string, build bot.D
 	if err != nil {
 		return fmt.Errorf("who reads %s: %w", channel, err)
 	}
-	text, err := build(ctx, aud.scope, platform, a.teamID)
+	text, err := build(ctx, aud.scope, platform, a.teamID, !aud.outsiders)
 	if err != nil {
 		return err
 	}

@@ -140,4 +140,17 @@ func TestGapDigestOnSlackOncePerRun(t *testing.T) {
 	if !strings.Contains(digests[0], "parking for employees") || strings.Contains(digests[0], "DIGESTCANARY") {
 		t.Errorf("digest %q: want the public question and never the DM one", digests[0])
 	}
+	// A channel a guest reads (CEXT: U1 and the guest UEXT): the guest could not read #general,
+	// so the digest there counts the topic without its words.
+	d.Targets = []bot.DigestTarget{{Platform: "slack", Channel: "CEXT"}}
+	d.Post(ctx, slot)
+	var guest string
+	for _, c := range b.fake.callsTo("chat.postMessage") {
+		if c.Form["channel"] == "CEXT" && strings.Contains(c.Form["text"], "Knowledge gaps since") {
+			guest = c.Form["text"]
+		}
+	}
+	if guest == "" || strings.Contains(guest, "parking") || !strings.Contains(guest, "topic ") {
+		t.Errorf("digest where a guest reads %q: want the topic counted, no question's words", guest)
+	}
 }

@@ -58,7 +58,8 @@ func (a *Adapter) homeBlocks(ctx context.Context, team, user string) ([]slack.Bl
 	if err != nil {
 		return nil, err
 	}
-	if !p.identity.EmailVerified || p.identity.Email == "" {
+	if !p.identity.EmailVerified || p.identity.Email == "" || !p.full() {
+		// A guest could not read every public channel: the gaps' questions are not theirs to see.
 		return blocks, nil
 	}
 	scope, err := a.askerScope(ctx, user)
