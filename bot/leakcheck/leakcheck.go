@@ -116,6 +116,9 @@ type faults struct {
 	// workspaceJoins adds a new member to the workspace at every churn; teamJoinIgnored
 	// breaks cita's handling of team_join (no public channel is checked).
 	workspaceJoins, teamJoinIgnored bool
+	// shareByAnyone lets anyone's "Tell the document owners" share someone else's question;
+	// digestIgnoresReaders builds a channel's gap digest naming every document (gaps.go).
+	shareByAnyone, digestIgnoresReaders bool
 }
 
 // CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
@@ -300,6 +303,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		runErr = err
 	} else if ran {
 		r.report.Sweeps++
+	}
+	if runErr == nil {
+		runErr = r.gapPhase(ctx)
 	}
 	r.slack.close(ctx)
 	r.discord.close(ctx)
