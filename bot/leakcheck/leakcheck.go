@@ -120,6 +120,9 @@ type faults struct {
 	// noticesNameAll changes every document at every churn and names every changed document in
 	// every source-change notice, even where cita decided not to (notices.go).
 	noticesNameAll bool
+	// shareByAnyone lets anyone's "Tell the document owners" share someone else's question;
+	// digestIgnoresReaders builds a channel's gap digest naming every document (gaps.go).
+	shareByAnyone, digestIgnoresReaders bool
 }
 
 // CLIFunc answers question for an asker holding groups, as `cita ask --groups` does, and returns
@@ -311,6 +314,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		runErr = err
 	} else if ran {
 		r.report.Sweeps++
+	}
+	if runErr == nil {
+		runErr = r.gapPhase(ctx)
 	}
 	r.slack.close(ctx)
 	r.discord.close(ctx)

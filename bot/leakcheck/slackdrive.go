@@ -86,6 +86,7 @@ func newSlackSide(ctx context.Context, o *org, or *oracle, d *dice, replicas []*
 			// A pinned channel: its answers use at most these groups, within what every reader may read.
 			ChannelGroups:  map[string][]string{o.channels[pinnedChannel].id: {everyone, o.groups[0]}},
 			UpdateInterval: 50 * time.Millisecond, Logger: logger,
+			Gaps: gapShares{Store: r.store, anyone: f.shareByAnyone},
 		})
 		if err != nil {
 			s.close(ctx)

@@ -37,8 +37,10 @@ type fakeSlack struct {
 	finals  map[string]chan slackFinal // conversation -> what waits for its next final reply
 	paths   map[string]string          // conversation -> the path asking there now
 	answers map[string]int64           // "channel/ts" -> answer id of the message's explain button now (0: none)
-	threads map[string]string          // "channel/ts" of a reply -> its thread
-	failing map[string]int             // channel -> how many more conversations.members calls fail
+	// digestTexts are the gap digests posted, by channel (gaps.go).
+	digestTexts map[string][]string
+	threads     map[string]string // "channel/ts" of a reply -> its thread
+	failing     map[string]int    // channel -> how many more conversations.members calls fail
 	// unlisted is, per "channel/user", when conversations.members starts listing a joiner:
 	// Slack's list trails member_joined_channel.
 	unlisted map[string]time.Time
@@ -62,7 +64,7 @@ type slackFinal struct {
 
 func newFakeSlack(o *org, or *oracle, d *dice) *fakeSlack {
 	f := &fakeSlack{org: o, oracle: or, dice: d, finals: map[string]chan slackFinal{}, paths: map[string]string{},
-		answers: map[string]int64{}, threads: map[string]string{}, failing: map[string]int{}, unlisted: map[string]time.Time{},
+		answers: map[string]int64{}, threads: map[string]string{}, digestTexts: map[string][]string{}, failing: map[string]int{}, unlisted: map[string]time.Time{},
 		inThread: map[string]string{}, replies: map[string]map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
@@ -338,6 +340,9 @@ func (f *fakeSlack) message(method string, r *http.Request, issued time.Time) ma
 	text, blocks := r.Form.Get("text"), r.Form.Get("blocks")
 	f.mu.Lock()
 	f.answers[channel+"/"+ts] = explainAnswerID(blocks) // a notice or a placeholder shows no button
+	if strings.HasPrefix(text, "Knowledge gaps since") {
+		f.digestTexts[channel] = append(f.digestTexts[channel], text)
+	}
 	f.mu.Unlock()
 	readers := func() []*person { return f.org.slackReadersLocked(channel) }
 	if blocks == "" && strings.Contains(text, sourceNoticeMark) {
