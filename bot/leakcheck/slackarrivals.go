@@ -121,7 +121,7 @@ func (s *slackSide) preparing(ctx context.Context, rec *bot.AnswerRecord) {
 		return
 	}
 	rng := s.dice.draw("prepared joiner/" + channel)
-	p := s.oracle.stranger2(channel, rec.Consulted, rng)
+	p := s.oracle.stranger2(channel, rec.Consulted, s.faults.preparedJoins, rng)
 	if p == nil {
 		return
 	}
@@ -151,12 +151,16 @@ func (s *slackSide) preparing(ctx context.Context, rec *bot.AnswerRecord) {
 // floor of allowed codes.
 const joinedWhileAnswering = " with a join while answering"
 
-// stranger2 picks, with rng, someone who cannot read channel now and may read none of the
-// documents consulted for the answer being prepared (whatever it shows of them, they may not
-// read), and makes them a member until the next churn. When nobody is such (or nothing was
-// consulted yet), it picks among those who may not read one of them, then among those who lack
-// one of the organisation's groups (guests lack them all); nil when there is nobody at all.
-func (or *oracle) stranger2(channel string, consulted []bot.SourceRef, rng *rand.Rand) *person {
+// stranger2 picks, with rng, someone who cannot read channel now and may not read one of the
+// documents consulted for the answer being prepared, and makes them a member until the next
+// churn. With none, true (the break's run), it picks among those who may read none of them, so
+// that whatever the answer shows of them they may not read; otherwise among the full members
+// (as most visitors are: a guest reads no document, and one whose leave event is lost counts
+// for a minute, keeping the channel's answers to no document for that long, which the floors
+// would then measure instead of cita). Failing those, it picks among everyone who may not read
+// one of them, then among those who lack one of the organisation's groups (guests lack them
+// all); nil when there is nobody at all.
+func (or *oracle) stranger2(channel string, consulted []bot.SourceRef, none bool, rng *rand.Rand) *person {
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	or.org.mu.Lock()
@@ -167,7 +171,7 @@ func (or *oracle) stranger2(channel string, consulted []bot.SourceRef, rng *rand
 	}
 	docs := or.corpus.byIDs(consulted)
 	readers := or.org.slackReadersLocked(channel)
-	var none, some, lacking []*person
+	var readNone, members, unreading, lacking []*person
 	for _, p := range or.org.people {
 		if slices.Contains(readers, p) {
 			continue
@@ -179,16 +183,23 @@ func (or *oracle) stranger2(channel string, consulted []bot.SourceRef, rng *rand
 				unread++
 			}
 		}
-		switch {
-		case len(docs) > 0 && unread == len(docs):
-			none = append(none, p)
-		case unread > 0:
-			some = append(some, p)
-		case p.guest || len(p.groups) < len(or.org.groups):
+		if unread > 0 {
+			unreading = append(unreading, p)
+			if unread == len(docs) {
+				readNone = append(readNone, p)
+			}
+			if !p.guest {
+				members = append(members, p)
+			}
+		} else if p.guest || len(p.groups) < len(or.org.groups) {
 			lacking = append(lacking, p)
 		}
 	}
-	for _, out := range [][]*person{none, some, lacking} {
+	tiers := [][]*person{members, unreading, lacking}
+	if none {
+		tiers = [][]*person{readNone, unreading, lacking}
+	}
+	for _, out := range tiers {
 		if len(out) > 0 {
 			p := out[rng.IntN(len(out))]
 			c.joinLocked(p)
