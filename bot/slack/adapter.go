@@ -47,6 +47,12 @@ type Options struct {
 	// UpdateInterval spaces chat.update calls while an answer streams; default 1 s (Slack allows
 	// about one update per second per channel).
 	UpdateInterval time.Duration
+	// JoinerListGrace is how long after a member_joined_channel a complete member list that
+	// does not show the joiner is taken for Slack's list trailing its events rather than their
+	// leaving (a lost member_left_channel); default bot.JoinerListGrace. It must exceed how long
+	// Slack's list trails (seconds). The leak harness, whose rounds pass in under a second where
+	// an organisation's pass in hours, shortens it as it shortens every wait.
+	JoinerListGrace time.Duration
 	// Placeholder is the text posted at once; default "Looking…".
 	Placeholder string
 	// Disclaimer, when set, is one line shown under every answer and hedged reply on every Slack
@@ -111,6 +117,9 @@ func New(ctx context.Context, opts Options) (*Adapter, error) {
 	}
 	if opts.UpdateInterval <= 0 {
 		opts.UpdateInterval = time.Second
+	}
+	if opts.JoinerListGrace <= 0 {
+		opts.JoinerListGrace = bot.JoinerListGrace
 	}
 	if opts.Placeholder == "" {
 		opts.Placeholder = "Looking…"

@@ -92,7 +92,7 @@ func (a *Adapter) channelAudience(ctx context.Context, v versions, channel strin
 // channel's recent joiners (bot.Audiences.ChannelJoiners) that it does not show yet: Slack's
 // conversations.members trails member_joined_channel, and whoever joined reads the history at
 // once. Joiners the list shows are forgotten, and so are those it still does not show more than
-// bot.JoinerListGrace after they joined (they left, and the member_left_channel was lost); a
+// Options.JoinerListGrace (bot.JoinerListGrace by default) after they joined (they left, and the member_left_channel was lost); a
 // failure to forget only keeps them counted.
 func (a *Adapter) withJoiners(ctx context.Context, channel string, members []string, listed time.Time) ([]string, error) {
 	joiners, err := a.opts.Store.ChannelJoiners(ctx, platform, a.teamID, channel, bot.JoinerTTL)
@@ -102,7 +102,7 @@ func (a *Adapter) withJoiners(ctx context.Context, channel string, members []str
 	var forget []string
 	for _, j := range joiners {
 		switch {
-		case slices.Contains(members, j.UserID), listed.Sub(j.Joined) > bot.JoinerListGrace:
+		case slices.Contains(members, j.UserID), listed.Sub(j.Joined) > a.opts.JoinerListGrace:
 			forget = append(forget, j.UserID)
 		default:
 			members = append(members, j.UserID)
