@@ -103,23 +103,23 @@ func (r *run) gapPhase(ctx context.Context) error {
 		switch kind := i % 6; kind {
 		case 0: // a public channel: the record may show it
 			c := public[r.rng.IntN(len(public))]
-			fin, ok, err = s.gapMention(ctx, replica, c.id, asker, text)
+			fin, _, ok, err = s.askMention(ctx, replica, c.id, asker, text)
 			q.visible = true
 		case 1, 5: // a private channel; kind 5: "shared" by another member of it, which only its asker may
 			c, members := r.privateWithMembers(private, people, 2)
 			if c == nil {
 				continue
 			}
-			fin, ok, err = s.gapMention(ctx, replica, c.id, members[0], text)
+			fin, _, ok, err = s.askMention(ctx, replica, c.id, members[0], text)
 			if err == nil && ok && fin.answerID != 0 && kind == 5 {
 				err = s.shareGap(ctx, replica, c.id, members[1], fin.answerID)
 			}
 		case 2: // /cita in a public channel: ephemeral, the asker's alone
-			fin, ok, err = s.gapSlash(ctx, replica, public[r.rng.IntN(len(public))].id, asker, text)
+			fin, ok, err = s.askSlash(ctx, replica, public[r.rng.IntN(len(public))].id, asker, text)
 		case 3: // a DM, kept
-			fin, ok, err = s.gapDM(ctx, replica, asker, text)
+			fin, ok, err = s.askDM(ctx, replica, asker, text)
 		case 4: // a DM shared by its asker: the record may show it
-			fin, ok, err = s.gapDM(ctx, replica, asker, text)
+			fin, ok, err = s.askDM(ctx, replica, asker, text)
 			if err == nil && ok && fin.answerID != 0 {
 				err = s.shareGap(ctx, replica, "D"+asker.slackID[1:], asker, fin.answerID)
 				q.visible = err == nil
@@ -225,47 +225,6 @@ func reportCount(rep []bot.GapTopic) int {
 		n += t.Asked
 	}
 	return n
-}
-
-// gapMention asks text in a new thread of channel as p and returns the final reply.
-func (s *slackSide) gapMention(ctx context.Context, replica int, channel string, p *person, text string) (slackFinal, bool, error) {
-	ts := s.nextTS()
-	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack mention", ts)
-	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
-		"ts": ts, "channel": channel, "event_ts": ts})
-	if err != nil {
-		return slackFinal{}, false, err
-	}
-	f, ok := s.wait(ctx, fin, channel, ts)
-	return f, ok, nil
-}
-
-// gapDM asks text in p's direct message with the bot and returns the final reply.
-func (s *slackSide) gapDM(ctx context.Context, replica int, p *person, text string) (slackFinal, bool, error) {
-	channel, ts := "D"+p.slackID[1:], s.nextTS()
-	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack direct message", "")
-	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
-		"channel": channel, "event_ts": ts, "channel_type": "im"})
-	if err != nil {
-		return slackFinal{}, false, err
-	}
-	f, ok := s.wait(ctx, fin, channel, ts)
-	return f, ok, nil
-}
-
-// gapSlash asks text with /cita in channel (ephemeral) and returns the reply.
-func (s *slackSide) gapSlash(ctx context.Context, replica int, channel string, p *person, text string) (slackFinal, bool, error) {
-	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack /cita", "")
-	form := url.Values{"command": {"/cita"}, "text": {text}, "team_id": {"T1"}, "channel_id": {channel},
-		"user_id": {p.slackID}, "response_url": {"https://hooks.slack.example/x"}, "trigger_id": {"1.2.3"}, "token": {"x"}}
-	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
-		return slackFinal{}, false, err
-	}
-	f, ok := s.wait(ctx, fin, channel, "")
-	return f, ok, nil
 }
 
 // shareGap clicks "Tell the document owners" on answer id in channel as p, and waits for the

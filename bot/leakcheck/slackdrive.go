@@ -143,15 +143,10 @@ func (s *slackSide) wait(ctx context.Context, fin chan slackFinal, channel, ts s
 
 // mention asks text in a new thread of channel as p, and remembers the thread.
 func (s *slackSide) mention(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
-	ts := s.nextTS()
-	s.oracle.ask(channel, text)
-	fin := s.fake.expect(channel, "slack mention", ts)
-	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
-		"ts": ts, "channel": channel, "event_ts": ts})
+	f, ts, ok, err := s.askMention(ctx, replica, channel, p, text)
 	if err != nil {
 		return false, err
 	}
-	f, ok := s.wait(ctx, fin, channel, ts)
 	if ok && f.answerID != 0 {
 		s.mu.Lock()
 		s.threads[channel] = append(s.threads[channel], slackThread{thread: ts, ts: f.ts, answerID: f.answerID, question: text})
@@ -182,18 +177,14 @@ func (s *slackSide) followUp(ctx context.Context, replica int, channel string, t
 
 // dm asks text in p's direct message with the bot.
 func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string) (bool, error) {
-	channel, ts := "D"+p.slackID[1:], s.nextTS()
-	s.oracle.ask(channel, text)
+	channel := "D" + p.slackID[1:]
 	s.mu.Lock()
 	s.questions[channel+"/"] = append(s.questions[channel+"/"], text) // the DM's memory (lostGroup)
 	s.mu.Unlock()
-	fin := s.fake.expect(channel, "slack direct message", "")
-	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
-		"channel": channel, "event_ts": ts, "channel_type": "im"})
+	f, ok, err := s.askDM(ctx, replica, p, text)
 	if err != nil {
 		return false, err
 	}
-	f, ok := s.wait(ctx, fin, channel, ts)
 	if ok && f.answerID != 0 {
 		s.rememberDM(p, channel, f, text)
 	}
@@ -202,15 +193,50 @@ func (s *slackSide) dm(ctx context.Context, replica int, p *person, text string)
 
 // slash asks text with /cita in channel: the answer is ephemeral, to p alone.
 func (s *slackSide) slash(ctx context.Context, replica int, channel string, p *person, text string) (bool, error) {
+	_, ok, err := s.askSlash(ctx, replica, channel, p, text)
+	return ok, err
+}
+
+// askMention asks text in a new thread of channel as p and returns the final reply and the
+// thread; ok is false on timeout.
+func (s *slackSide) askMention(ctx context.Context, replica int, channel string, p *person, text string) (slackFinal, string, bool, error) {
+	ts := s.nextTS()
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack mention", ts)
+	err := s.event(ctx, replica, map[string]any{"type": "app_mention", "user": p.slackID, "text": "<@" + slackBot + "> " + text,
+		"ts": ts, "channel": channel, "event_ts": ts})
+	if err != nil {
+		return slackFinal{}, ts, false, err
+	}
+	f, ok := s.wait(ctx, fin, channel, ts)
+	return f, ts, ok, nil
+}
+
+// askDM asks text in p's direct message with the bot and returns the final reply.
+func (s *slackSide) askDM(ctx context.Context, replica int, p *person, text string) (slackFinal, bool, error) {
+	channel, ts := "D"+p.slackID[1:], s.nextTS()
+	s.oracle.ask(channel, text)
+	fin := s.fake.expect(channel, "slack direct message", "")
+	err := s.event(ctx, replica, map[string]any{"type": "message", "user": p.slackID, "text": text, "ts": ts,
+		"channel": channel, "event_ts": ts, "channel_type": "im"})
+	if err != nil {
+		return slackFinal{}, false, err
+	}
+	f, ok := s.wait(ctx, fin, channel, ts)
+	return f, ok, nil
+}
+
+// askSlash asks text with /cita in channel (ephemeral) and returns the reply.
+func (s *slackSide) askSlash(ctx context.Context, replica int, channel string, p *person, text string) (slackFinal, bool, error) {
 	s.oracle.ask(channel, text)
 	fin := s.fake.expect(channel, "slack /cita", "")
 	form := url.Values{"command": {"/cita"}, "text": {text}, "team_id": {"T1"}, "channel_id": {channel},
 		"user_id": {p.slackID}, "response_url": {"https://hooks.slack.example/x"}, "trigger_id": {"1.2.3"}, "token": {"x"}}
 	if err := s.post(ctx, replica, "commands", "application/x-www-form-urlencoded", []byte(form.Encode())); err != nil {
-		return false, err
+		return slackFinal{}, false, err
 	}
-	_, ok := s.wait(ctx, fin, channel, "")
-	return ok, nil
+	f, ok := s.wait(ctx, fin, channel, "")
+	return f, ok, nil
 }
 
 // explain clicks "How I answered" on an answer in channel as p, as path: the view is

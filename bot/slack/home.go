@@ -62,10 +62,11 @@ func (a *Adapter) homeBlocks(ctx context.Context, team, user string) ([]slack.Bl
 		// A guest could not read every public channel: the gaps' questions are not theirs to see.
 		return blocks, nil
 	}
-	scope, err := a.askerScope(ctx, user)
+	roles, err := a.userGroups(ctx, v) // askerScope without reading the versions and the person again
 	if err != nil {
 		return nil, err
 	}
+	scope := a.scopeOf(p, roles)
 	sources, err := home.OwnedSources(ctx, p.identity.Email, scope)
 	if err != nil || len(sources) == 0 {
 		return blocks, err

@@ -91,19 +91,7 @@ func runLoadBench(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeApp()
-	rules := config.AccessRules{}
-	if *access != "" {
-		if rules, err = config.LoadAccessRules(*access); err != nil {
-			return err
-		}
-	} else if err := rules.Compile(); err != nil {
-		return err
-	}
-	items, _, err := indexer.ListFolder(ctx, root, rules.GroupsFor)
-	if err != nil {
-		return err
-	}
-	rep, err := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger).Sync(ctx, "folder:"+root, items, true)
+	rep, err := indexFolder(ctx, e, a, root, *access)
 	if err != nil {
 		return err
 	}
@@ -250,6 +238,25 @@ func settleGoroutines(n int) {
 	for runtime.NumGoroutine() > n && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// indexFolder indexes the folder root into a's index as cita index does, with the access rules
+// of the file access ("" for none: every document to the default groups).
+func indexFolder(ctx context.Context, e *env, a *app, root, access string) (*indexer.Report, error) {
+	rules := config.AccessRules{}
+	if access != "" {
+		var err error
+		if rules, err = config.LoadAccessRules(access); err != nil {
+			return nil, err
+		}
+	} else if err := rules.Compile(); err != nil {
+		return nil, err
+	}
+	items, _, err := indexer.ListFolder(ctx, root, rules.GroupsFor)
+	if err != nil {
+		return nil, err
+	}
+	return indexer.New(a.store, a.embedder, indexer.Options{}, e.logger).Sync(ctx, "folder:"+root, items, true)
 }
 
 // sibling returns name in dir's parent when it exists, else "".

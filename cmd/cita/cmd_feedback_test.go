@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,69 +13,21 @@ import (
 	"time"
 
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/bot/pgbot"
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
 	"github.com/citahq/cita/rag/eval"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
 )
 
 // TestFeedbackExportBecomesAnEvaluationSet rates answers 👍 and 👎 (one 👎 with a comment),
 // exports them with `cita feedback export`, checks the set's questions and corpus, fills the gold
 // answer as an admin would and runs `cita eval --answers` on it.
 func TestFeedbackExportBecomesAnEvaluationSet(t *testing.T) {
-	clearEnv(t)
 	ctx := context.Background()
-	cs, _ := testdb.Schema(t)
-	root := t.TempDir()
-	for name, text := range map[string]string{
+	env := newFolderEnv(t, map[string]string{
 		"policies/travel.md": "# Travel policy\n\nThe per diem in Madrid is 80 euros a day for meals and local transport.\n",
 		"vacation.md":        "# Vacation policy\n\nEvery employee gets 22 vacation days per year.\n",
 		"hr/salaries.md":     "# Salary bands\n\nSalary band B7 has a base salary of 5,440,000 per month.\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := writeConfig(t, fmt.Sprintf(`
-database_url: %q
-sources:
-  - name: share
-    type: folder
-    folder: {path: %q}
-    access:
-      default_groups: [everyone]
-      rules: [{match: "hr/**", groups: [hr]}]
-`, cs, root))
-	cita := func(args ...string) string {
-		t.Helper()
-		var stdout, stderr bytes.Buffer
-		if code := run(ctx, append([]string{"--config", cfg}, args...), &stdout, &stderr); code != 0 {
-			t.Fatalf("cita %v exited %d: %s", args, code, stderr.String())
-		}
-		return stdout.String()
-	}
-	cita("sync")
-
-	logger := slog.New(slog.DiscardHandler)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	emb := hashembed.New(0)
-	index, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := pgbot.New(pool)
-	handler := bot.NewHandler(rag.NewPipeline(rag.NewHybrid(index, emb, rag.DefaultHybridOptions()), rag.Extractive{}, nil, rag.PipelineOptions{}),
-		store, bot.HandlerOptions{Logger: logger})
+	})
+	cfg, cita, store, handler := env.cfg, env.cita, env.store, env.handler
 	everyone := rag.MustScope("everyone")
 	rate := func(thread, question string, rating int, comment string) int64 {
 		t.Helper()

@@ -4,74 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/citahq/cita/bot"
-	"github.com/citahq/cita/bot/pgbot"
-	"github.com/citahq/cita/internal/testdb"
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/rag/hashembed"
-	"github.com/citahq/cita/rag/pgstore"
 )
 
 // `cita gaps` groups the public gap questions and lists them by topic, with only the documents
 // --groups may read named; a DM's question appears nowhere, not even as a count.
 func TestGapsCommandListsPublicGapsByTopic(t *testing.T) {
-	clearEnv(t)
 	ctx := context.Background()
-	cs, _ := testdb.Schema(t)
-	root := t.TempDir()
-	for name, text := range map[string]string{
+	env := newFolderEnv(t, map[string]string{
 		"office/guide.md": "# Office guide\n\nThe Lisbon office opens at 8:00. Visitors sign in at the front desk.\n",
 		"hr/salaries.md":  "# Salary bands\n\nSalary band B7 has a base salary of 5,440,000 per month.\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := writeConfig(t, fmt.Sprintf(`
-database_url: %q
-sources:
-  - name: share
-    type: folder
-    folder: {path: %q}
-    access:
-      default_groups: [everyone]
-      rules: [{match: "hr/**", groups: [hr]}]
-`, cs, root))
-	cita := func(args ...string) string {
-		t.Helper()
-		var stdout, stderr bytes.Buffer
-		if code := run(ctx, append([]string{"--config", cfg}, args...), &stdout, &stderr); code != 0 {
-			t.Fatalf("cita %v exited %d: %s", args, code, stderr.String())
-		}
-		return stdout.String()
-	}
-	cita("sync")
-
-	logger := slog.New(slog.DiscardHandler)
-	pool, err := pgstore.Open(ctx, cs, pgstore.PoolOptions{}, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	emb := hashembed.New(0)
-	index, err := pgstore.New(pool, emb.Info(), logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	handler := bot.NewHandler(rag.NewPipeline(rag.NewHybrid(index, emb, rag.DefaultHybridOptions()), rag.Extractive{}, nil, rag.PipelineOptions{}),
-		pgbot.New(pool), bot.HandlerOptions{Logger: logger})
+	})
+	cfg, cita, handler := env.cfg, env.cita, env.handler
 	ask := func(channel, user, question string, public bool) bot.Outgoing {
 		t.Helper()
 		in := bot.Incoming{Conversation: bot.ConversationKey{Platform: "slack", Workspace: "T1", Channel: channel, Thread: "17.1"},

@@ -16,9 +16,7 @@ import (
 	"github.com/citahq/cita/bot/pgbot"
 	slackbot "github.com/citahq/cita/bot/slack"
 	"github.com/citahq/cita/bot/slack/slackload"
-	"github.com/citahq/cita/config"
 	"github.com/citahq/cita/rag"
-	"github.com/citahq/cita/sync/indexer"
 )
 
 // The gap tour (`cita gaps tour`, a step of `make demo`): the whole loop through the real Slack
@@ -51,20 +49,7 @@ func runGapsTour(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeApp()
-	rules := config.AccessRules{}
-	if acc := sibling(root, "corpus.yaml"); acc != "" {
-		if rules, err = config.LoadAccessRules(acc); err != nil {
-			return err
-		}
-	} else if err := rules.Compile(); err != nil {
-		return err
-	}
-	ix := indexer.New(a.store, a.embedder, indexer.Options{}, e.logger)
-	items, _, err := indexer.ListFolder(ctx, root, rules.GroupsFor)
-	if err != nil {
-		return err
-	}
-	if _, err := ix.Sync(ctx, "folder:"+root, items, true); err != nil {
+	if _, err := indexFolder(ctx, e, a, root, sibling(root, "corpus.yaml")); err != nil {
 		return err
 	}
 	off := false
@@ -133,11 +118,7 @@ func runGapsTour(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	since := time.Now()
-	newItems, _, err := indexer.ListFolder(ctx, extra, func(string) []string { return []string{"everyone"} })
-	if err != nil {
-		return err
-	}
-	if _, err := ix.Sync(ctx, "folder:"+extra, newItems, true); err != nil {
+	if _, err := indexFolder(ctx, e, a, extra, ""); err != nil { // the default groups: everyone
 		return err
 	}
 
